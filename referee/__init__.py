@@ -1,0 +1,1 @@
+"""botarena's referee: game rules, codecs, bot processes and the match loop."""
