@@ -1,0 +1,1 @@
+"""Built-in tic-tac-toe bots."""

@@ -1,0 +1,1 @@
+"""botarena's command line and the tools built on the match loop."""

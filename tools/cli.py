@@ -1,0 +1,58 @@
+"""``botarena``: the command line. Each subcommand lives in a module of its own with ``register``."""
+from __future__ import annotations
+
+import argparse
+import importlib
+import signal
+import sys
+
+from referee.api import BotArenaError
+from referee.process import close_all
+
+COMMANDS = ("play", "games", "bots", "replay", "match", "league", "sweep", "bundle", "bench")
+
+
+class _Parser(argparse.ArgumentParser):
+    def error(self, message: str):
+        self.exit(2, f"botarena: {message} (see: {self.prog} --help)\n")
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = _Parser(prog="botarena", description="A local arena for CodinGame-style game bots.")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    commands.required = True
+    for name in COMMANDS:
+        try:
+            module = importlib.import_module(f"tools.{name}_command")
+        except ModuleNotFoundError as error:
+            if error.name != f"tools.{name}_command":
+                raise
+            continue
+        module.register(commands)
+    return parser
+
+
+def _terminate(signum, frame):
+    raise KeyboardInterrupt
+
+
+def main(argv: list[str] | None = None) -> int:
+    signal.signal(signal.SIGTERM, _terminate)
+    args = build_parser().parse_args(argv)
+    try:
+        return int(args.func(args) or 0)
+    except BotArenaError as error:
+        print(f"botarena: {error}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        close_all()
+        print("botarena: interrupted", file=sys.stderr)
+        return 130
+    except BrokenPipeError:
+        return 0
+    finally:
+        close_all()
+
+
+if __name__ == "__main__":
+    sys.exit(main())

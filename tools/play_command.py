@@ -1,0 +1,88 @@
+"""``botarena play``: one game between bots, a readable summary or one JSON object, a replay file."""
+from __future__ import annotations
+
+import json
+import random
+import sys
+
+from referee.api import UsageError
+from referee.match import MatchResult, play_match
+from referee.replay import to_replay, write_replay
+from tools.botspec import resolve_bot
+from tools.common import add_game_arguments, game_setup
+
+
+def register(commands) -> None:
+    parser = commands.add_parser("play", help="play one game between bots",
+                                 description="Play one game. BOT is a built-in bot's name with "
+                                 "arguments ('random --seed 3'), a path to a .py file, or a command.")
+    parser.add_argument("game")
+    parser.add_argument("bots", nargs="+", metavar="BOT")
+    parser.add_argument("--seed", type=int, help="game seed (default: random, printed)")
+    add_game_arguments(parser)
+    parser.add_argument("--json", action="store_true", help="print one JSON object")
+    parser.add_argument("--psyleague", action="store_true",
+                        help="print psyleague's play_game object (ranks, errors, player_data)")
+    parser.add_argument("--replay", metavar="FILE", help="write the replay JSON here")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    game, options, clock = game_setup(args)
+    low, high = game.seats
+    if not low <= len(args.bots) <= high:
+        wanted = str(low) if low == high else f"{low} to {high}"
+        raise UsageError(f"{game.name} takes {wanted} bot(s), got {len(args.bots)}")
+    players = [resolve_bot(game.name, text) for text in args.bots]
+    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    progress = None
+    if not (args.json or args.psyleague or args.quiet) and sys.stderr.isatty():
+        from tqdm import tqdm
+        progress = tqdm(desc=f"{game.name} seed {seed}", unit="turn", leave=False, file=sys.stderr)
+    try:
+        result = play_match(game, players, seed=seed, options=options, time_control=clock,
+                            memory_mb=args.memory_mb or None, record=bool(args.replay),
+                            on_turn=(lambda turn: progress.update(1)) if progress else None)
+    finally:
+        if progress is not None:
+            progress.close()
+    if args.replay:
+        write_replay(args.replay, to_replay(result, players, clock))
+    if args.psyleague:
+        print(json.dumps(to_psyleague(result)))
+    elif args.json:
+        print(json.dumps(result.to_json()))
+    else:
+        print(summary_text(result))
+        if args.replay:
+            print(f"replay: {args.replay}  (re-run: botarena replay {args.replay})")
+    return 0
+
+
+def to_psyleague(result: MatchResult) -> dict:
+    """psyleague's play_game result: ranks, errors, test_data, player_data ([PDATA])."""
+    players = result.players
+    return {"ranks": [player.rank for player in players],
+            "errors": [player.fault is not None for player in players],
+            "test_data": {"seed": result.seed, "turns": result.turns, "reason": result.reason,
+                          "scores": [player.score for player in players]},
+            "player_data": [player.to_json()["pdata"] for player in players]}
+
+
+def summary_text(result: MatchResult) -> str:
+    lines = [f"{result.game}  seed {result.seed}  {result.turns} turns  ({result.reason})"]
+    for seat, player in enumerate(result.players):
+        latency = player.latency_summary()
+        fault = f"  FAULT {player.fault.kind.value} at turn {player.fault.turn}: {player.fault.detail}" \
+            if player.fault else ""
+        lines.append(f"  seat {seat}  {player.bot:<28} score {player.score:g}  rank {player.rank}  "
+                     f"latency p50 {latency['p50']:.1f} p99 {latency['p99']:.1f} "
+                     f"max {latency['max']:.1f} ms{fault}")
+    if len(result.players) == 1:
+        lines.append(f"result: score {result.players[0].score:g}")
+    elif result.winner is None:
+        lines.append("result: draw")
+    else:
+        lines.append(f"result: seat {result.winner} ({result.players[result.winner].bot}) wins")
+    return "\n".join(lines)

@@ -1,0 +1,24 @@
+#!/usr/bin/env bash
+# Set up a virtual environment in .venv (once), then: `demo` plays a demo game, `test` runs the tests.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+python=${PYTHON:-python3}
+if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null; then
+    echo "botarena needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
+    exit 2
+fi
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, referee' 2>/dev/null; then
+    "$python" -m venv .venv
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+fi
+case "${1:-}" in
+    demo)
+        shift
+        exec .venv/bin/botarena play xmas_rush greedy random --seed 1 --replay replays/demo.json "$@" ;;
+    test)
+        shift
+        exec .venv/bin/python -m pytest "$@" ;;
+    *)
+        echo "usage: bash tools/quickstart.sh demo|test" >&2
+        exit 2 ;;
+esac
