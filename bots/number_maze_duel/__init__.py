@@ -1,0 +1,1 @@
+"""Built-in number_maze_duel bots."""
