@@ -19,3 +19,16 @@ def run_cli(*args: str, timeout: float = 120, **kwargs) -> subprocess.CompletedP
 @pytest.fixture
 def cli():
     return run_cli
+
+
+def pytest_addoption(parser):
+    parser.addoption("--runslow", action="store_true", help="also run tests marked slow")
+
+
+def pytest_collection_modifyitems(config, items):
+    if config.getoption("--runslow"):
+        return
+    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    for item in items:
+        if "slow" in item.keywords:
+            item.add_marker(skip)
