@@ -1,0 +1,85 @@
+"""``botarena match``: BOT_A against BOT_B over seat-swapped pairs, with Elo, LOS and SPRT."""
+from __future__ import annotations
+
+import json
+
+from referee.api import UsageError
+from tools import stats
+from tools.runner import paired_jobs
+from tools.tally import HeadToHead, summary_lines
+from tools.tournament import Tournament, add_run_arguments, pair_count
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "match", help="play BOT_A against BOT_B: Elo with a 95 %% interval, LOS, SPRT",
+        description="Play BOT_A against BOT_B in pairs of games (each seed twice, seats swapped) "
+        "and report from BOT_A's point of view.")
+    parser.add_argument("game")
+    parser.add_argument("bot_a", metavar="BOT_A")
+    parser.add_argument("bot_b", metavar="BOT_B")
+    add_run_arguments(parser, games_default=100, games_help="number of games (the most, with --sprt)")
+    parser.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
+                        help="stop as soon as a pentanomial GSPRT over pairs accepts H0 (BOT_A is "
+                        "not elo1 stronger) or H1 (it is not only elo0); -n caps the games")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    sprt = None
+    if args.sprt is not None:
+        try:
+            sprt = stats.parse_sprt(args.sprt)
+        except ValueError as error:
+            raise UsageError(f"--sprt {args.sprt!r}: {error}") from None
+    pairs = pair_count(args.games)
+    tournament = Tournament(args, [args.bot_a, args.bot_b])
+    bot_a, bot_b = tournament.bots
+    tally = HeadToHead(bot_a, bot_b)
+    decision: dict = {}
+
+    def decided() -> bool:
+        if sprt is None or decision:
+            return bool(decision)
+        llr = tally.llr(sprt)
+        verdict = stats.sprt_decision(llr, sprt)
+        if verdict:
+            decision.update(verdict=verdict, llr=llr, pairs=sum(tally.pentanomial()))
+        return verdict is not None
+
+    def on_record(record: dict) -> bool:
+        tally.add(record)
+        return decided()
+
+    jobs = paired_jobs(bot_a, bot_b, pairs, tournament.base_seed)
+    outcome = tournament.play(jobs, on_record, tally.progress_text, stop_before=decided)
+    summary = tally.summary()
+    summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted)
+    if sprt is not None:
+        summary["sprt"] = _sprt_summary(tally, sprt, decision)
+    if args.json:
+        print(json.dumps(summary))
+    else:
+        lines = summary_lines(summary)
+        if sprt is not None:
+            lines.append(_sprt_text(summary["sprt"]))
+        print("\n".join(lines + tournament.status_lines(outcome)))
+    return 130 if outcome.interrupted else 0
+
+
+def _sprt_summary(tally: HeadToHead, sprt: stats.SprtSettings, decision: dict) -> dict:
+    lower, upper = sprt.bounds
+    return {**sprt.to_json(), "llr": round(tally.llr(sprt), 4),
+            "bounds": [round(lower, 4), round(upper, 4)],
+            "result": decision.get("verdict"), "decided_at_pairs": decision.get("pairs")}
+
+
+def _sprt_text(sprt: dict) -> str:
+    lower, upper = sprt["bounds"]
+    head = (f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
+            f"beta={sprt['beta']:g}: LLR {sprt['llr']:+.3f} (bounds {lower:+.3f}, {upper:+.3f})")
+    if sprt["result"] == "H1":
+        return head + f"  H1 accepted after {sprt['decided_at_pairs']} pairs: BOT_A is stronger"
+    if sprt["result"] == "H0":
+        return head + f"  H0 accepted after {sprt['decided_at_pairs']} pairs: no gain of elo1"
+    return head + "  no decision yet (play more games: raise -n)"

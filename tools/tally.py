@@ -1,0 +1,174 @@
+"""Results of two bots against each other, from the first one's point of view.
+
+Fed the game records of the results file (see ``tools.runner``), a :class:`HeadToHead` counts
+wins, draws and losses (overall and by seat), the pentanomial counts of complete pairs, faults
+by kind and latencies per bot, and turns them into the summary ``match`` prints.
+"""
+from __future__ import annotations
+
+import math
+from collections import Counter, defaultdict
+
+from referee.match import latency_summary
+from tools import stats
+
+WIN, DRAW, LOSS = 1.0, 0.5, 0.0
+
+
+def game_score(record: dict, bot: str, opponent: str) -> float:
+    """``bot``'s score in a game against ``opponent``: 1, 1/2 or 0 by rank (a fault ranks last)."""
+    seats = record["seats"]
+    players = record["players"]
+    mine, theirs = players[seats.index(bot)]["rank"], players[seats.index(opponent)]["rank"]
+    return WIN if mine < theirs else DRAW if mine == theirs else LOSS
+
+
+class HeadToHead:
+    """Games between ``first`` and ``second``; every figure is from ``first``'s point of view."""
+
+    def __init__(self, first: str, second: str):
+        self.first = first
+        self.second = second
+        self.by_seat = [[0, 0, 0], [0, 0, 0]]        # first's seat -> [wins, draws, losses]
+        self._pairs: dict[int, list[float]] = defaultdict(list)
+        self.faults: dict[str, Counter] = {first: Counter(), second: Counter()}
+        self.latencies: dict[str, list[float]] = {first: [], second: []}
+
+    def add(self, record: dict) -> None:
+        seats = record["seats"]
+        score = game_score(record, self.first, self.second)
+        column = 0 if score == WIN else 1 if score == DRAW else 2
+        self.by_seat[seats.index(self.first)][column] += 1
+        self._pairs[record["pair"]].append(score)
+        for seat, name in enumerate(seats):
+            fault = record["players"][seat].get("fault")
+            if fault:
+                self.faults[name][fault["kind"]] += 1
+            latencies = record.get("latencies_ms")
+            if latencies:
+                self.latencies[name].extend(latencies[seat])
+
+    # -- counts -------------------------------------------------------------------------------
+    @property
+    def wins(self) -> int:
+        return self.by_seat[0][0] + self.by_seat[1][0]
+
+    @property
+    def draws(self) -> int:
+        return self.by_seat[0][1] + self.by_seat[1][1]
+
+    @property
+    def losses(self) -> int:
+        return self.by_seat[0][2] + self.by_seat[1][2]
+
+    @property
+    def games(self) -> int:
+        return self.wins + self.draws + self.losses
+
+    @property
+    def points(self) -> float:
+        return self.wins + self.draws / 2
+
+    def pentanomial(self) -> list[int]:
+        """Complete pairs by first's total: [LL, LD+DL, LW+DD+WL, DW+WD, WW]."""
+        counts = [0] * 5
+        for scores in self._pairs.values():
+            if len(scores) == 2:
+                counts[round(2 * sum(scores))] += 1
+        return counts
+
+    # -- statistics ---------------------------------------------------------------------------
+    def elo(self) -> tuple[stats.EloEstimate, str]:
+        """Elo with its interval: over complete pairs when there are any, else per game."""
+        pairs = self.pentanomial()
+        if sum(pairs):
+            return stats.elo_pentanomial(pairs), "pentanomial"
+        return stats.elo_trinomial(self.wins, self.draws, self.losses), "trinomial"
+
+    def llr(self, settings: stats.SprtSettings) -> float:
+        return stats.llr_pentanomial(self.pentanomial(), settings.elo0, settings.elo1)
+
+    def summary(self) -> dict:
+        """The figures as one JSON-ready object."""
+        estimate, model = self.elo()
+        trinomial = stats.elo_trinomial(self.wins, self.draws, self.losses)
+        games = self.games
+        return {
+            "bot_a": self.first, "bot_b": self.second,
+            "games": games, "wins": self.wins, "draws": self.draws, "losses": self.losses,
+            "score": round(self.points / games, 4) if games else None,
+            "elo": _round(estimate.elo), "elo_ci95": [_round(estimate.low), _round(estimate.high)],
+            "elo_model": model,
+            "elo_trinomial": {"elo": _round(trinomial.elo),
+                              "elo_ci95": [_round(trinomial.low), _round(trinomial.high)]},
+            "los": round(stats.los(self.wins, self.losses), 4),
+            "draw_ratio": round(stats.draw_ratio(self.wins, self.draws, self.losses), 4),
+            "pentanomial": self.pentanomial(),
+            "by_seat": [{"seat": seat, "wins": row[0], "draws": row[1], "losses": row[2]}
+                        for seat, row in enumerate(self.by_seat)],
+            "faults": {name: dict(counter) for name, counter in self.faults.items()},
+            "latency_ms": {name: latency_summary(values) for name, values in self.latencies.items()},
+        }
+
+    def progress_text(self) -> str:
+        """A short running figure for a progress bar."""
+        if not self.games:
+            return ""
+        estimate, _ = self.elo()
+        return (f"{self.wins}-{self.draws}-{self.losses} score {self.points / self.games:.1%} "
+                f"Elo {format_elo(estimate.elo)} {format_interval(estimate)}")
+
+
+def _round(value: float) -> float | None:
+    return round(value, 1) if math.isfinite(value) else None
+
+
+def format_elo(value: float | None, unbounded: str = "inf") -> str:
+    """``value`` as +12.3; None (an unbounded end in JSON) as ``unbounded``."""
+    if value is None:
+        return unbounded
+    if not math.isfinite(value):
+        return "+inf" if value > 0 else "-inf"
+    return f"{value:+.1f}"
+
+
+def format_bounds(low: float | None, high: float | None) -> str:
+    return f"[{format_elo(low, '-inf')}, {format_elo(high, '+inf')}]"
+
+
+def format_interval(estimate: stats.EloEstimate) -> str:
+    return format_bounds(estimate.low, estimate.high)
+
+
+def summary_lines(summary: dict) -> list[str]:
+    """The ``match`` summary as text, from :meth:`HeadToHead.summary`."""
+    a, b = summary["bot_a"], summary["bot_b"]
+    games = summary["games"]
+    if not games:
+        return [f"{a} vs {b}: no games finished"]
+    lines = [f"{a} vs {b}: {games} games",
+             f"  wins {summary['wins']}  draws {summary['draws']}  losses {summary['losses']}  "
+             f"score {summary['score']:.1%}  draw ratio {summary['draw_ratio']:.1%}",
+             f"  Elo {format_elo(summary['elo'], '+inf' if summary['score'] > 0.5 else '-inf')} "
+             f"{format_bounds(*summary['elo_ci95'])} "
+             f"(95 %, {_model_text(summary)})  LOS {summary['los']:.1%}"]
+    pairs = summary["pentanomial"]
+    lines.append(f"  pairs {sum(pairs)}: LL {pairs[0]}  LD {pairs[1]}  WL/DD {pairs[2]}  "
+                 f"WD {pairs[3]}  WW {pairs[4]}")
+    for row in summary["by_seat"]:
+        lines.append(f"  {a} in seat {row['seat']}: wins {row['wins']}  draws {row['draws']}  "
+                     f"losses {row['losses']}")
+    for name in (a, b):
+        latency = summary["latency_ms"][name]
+        faults = summary["faults"][name]
+        fault_text = ", ".join(f"{kind} {count}" for kind, count in sorted(faults.items())) \
+            or "none"
+        lines.append(f"  {name}: latency p50 {latency['p50']:.1f}  p99 {latency['p99']:.1f}  "
+                     f"max {latency['max']:.1f} ms;  faults: {fault_text}")
+    return lines
+
+
+def _model_text(summary: dict) -> str:
+    if summary["elo_model"] == "pentanomial":
+        return f"over {sum(summary['pentanomial'])} seat-swapped pairs"
+    return "per game"

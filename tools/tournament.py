@@ -1,0 +1,133 @@
+"""What ``match``, ``league`` and ``sweep`` share: arguments, bots, the results file and resume,
+the progress bar, and playing a list of game jobs."""
+from __future__ import annotations
+
+import argparse
+import dataclasses
+import random
+import sys
+from typing import Callable, Sequence
+
+from referee.api import UsageError
+from tools.botspec import resolve_bot
+from tools.common import add_game_arguments, game_setup
+from tools.runner import (Arena, GameJob, ResultsFile, RunIdentity, RunOutcome, run_jobs,
+                          to_record, usable_cores, worker_count)
+
+
+def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
+                      games_help: str) -> None:
+    parser.add_argument("-n", "--games", type=int, default=games_default, metavar="GAMES",
+                        help=f"{games_help}, rounded up to whole seat-swapped pairs "
+                        f"(default: {games_default})")
+    parser.add_argument("--jobs", "-j", type=int, metavar="J",
+                        help=f"games played at once (default: the number of cores, {usable_cores()})")
+    parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
+                        "id (default: random, or the one in the --out file)")
+    parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
+                        "the same command again to resume")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_game_arguments(parser)
+
+
+def pair_count(games: int) -> int:
+    if games < 1:
+        raise UsageError(f"-n {games}: must be at least 1")
+    return (games + 1) // 2
+
+
+def distinct_names(bot_texts: Sequence[str]) -> tuple[str, ...]:
+    """The bots' names: their text, with " #2", " #3"... on repeats (self-play is a fair test)."""
+    names = []
+    for text in bot_texts:
+        name, copy = text, 1
+        while name in names:
+            copy += 1
+            name = f"{text} #{copy}"
+        names.append(name)
+    return tuple(names)
+
+
+class Tournament:
+    """Bots of one game, a results file and a base seed: plays jobs and feeds finished games."""
+
+    def __init__(self, args: argparse.Namespace, bot_texts: Sequence[str]):
+        self.game, self.options, self.clock = game_setup(args)
+        low, high = self.game.seats
+        if not low <= 2 <= high:
+            raise UsageError(f"{args.command} plays two bots against each other; {self.game.name} "
+                             f"is a game for {low if low == high else f'{low} to {high}'} "
+                             "player(s)")
+        self.bots = distinct_names(bot_texts)
+        players = {name: dataclasses.replace(resolve_bot(self.game.name, text), name=name)
+                   for name, text in zip(self.bots, bot_texts)}
+        self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players)
+        self.workers = worker_count(args.jobs)
+        self.show_progress = not (args.quiet or args.json) and sys.stderr.isatty()
+        identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, args.seed)
+        self.results = ResultsFile(args.out) if args.out else None
+        self.records: list[dict] = []
+        base_seed = args.seed
+        if self.results is not None:
+            self.records, base_seed = self.results.load(identity)
+        self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
+        self.identity = RunIdentity(self.game.name, self.options, self.clock, self.bots,
+                                    self.base_seed)
+        self.planned = 0
+        self.finished = 0
+
+    def play(self, jobs: Sequence[GameJob], on_record: Callable[[dict], bool],
+             progress_text: Callable[[], str] = lambda: "", *,
+             stop_before: Callable[[], bool] = lambda: False) -> RunOutcome:
+        """Feed the records of ``jobs`` already in the results file to ``on_record``, then play
+        the rest; ``on_record`` returns True to stop early. ``stop_before`` is asked once the
+        old records are in (an SPRT already decided plays nothing)."""
+        planned = {job.key for job in jobs}
+        done = set()
+        for record in self.records:
+            key = record["pair"], tuple(record["seats"])
+            if key in planned and key not in done:
+                done.add(key)
+                on_record(record)
+        self.planned, self.finished = len(planned), len(done)
+        pending = [job for job in jobs if job.key not in done]
+        if not pending or stop_before():
+            return RunOutcome()
+        if self.results is not None:
+            self.results.open()
+        bar = self._progress_bar(len(done))
+        def on_result(job: GameJob, result) -> bool:
+            record = to_record(result, job, self.identity)
+            if self.results is not None:
+                self.results.append(record)
+            self.finished += 1
+            stop = on_record(record)
+            if bar is not None:
+                bar.set_postfix_str(progress_text(), refresh=False)
+                bar.update(1)
+            return stop
+        try:
+            return run_jobs(self.arena, pending, workers=self.workers, on_result=on_result)
+        finally:
+            if bar is not None:
+                bar.close()
+            if self.results is not None:
+                self.results.close()
+
+    def _progress_bar(self, initial: int):
+        if not self.show_progress:
+            return None
+        from tqdm import tqdm
+        return tqdm(total=self.planned, initial=initial, unit="game", file=sys.stderr,
+                    desc=self.game.name, dynamic_ncols=True, smoothing=0.05)
+
+    def status_lines(self, outcome: RunOutcome) -> list[str]:
+        """Seed, results file and, after an interruption, how to resume."""
+        lines = [f"seed {self.base_seed}  jobs {self.workers}"
+                 + (f"  results {self.results.path}" if self.results else "")]
+        if outcome.interrupted:
+            again = "run the same command again to resume" if self.results \
+                else "use --out FILE to be able to resume"
+            lines.append(f"interrupted: {self.finished} of {self.planned} games finished ({again})")
+        return lines
