@@ -1,0 +1,33 @@
+"""Calculation (seed 004): the one-player patience; the stock order is hidden from the bot."""
+from __future__ import annotations
+
+from referee.api import Game, TimeControl, TurnOrder
+from referee.games.calculation import codec
+from referee.games.calculation.rules import CalculationState
+
+
+class Calculation(Game):
+    name = "calculation"
+    description = ("One-player patience (Keisan): foundations build by +1..+4 to K via 4 waste piles; "
+                   "score = cards on foundations (52 = won)")
+    turn_order = TurnOrder.SINGLE
+    seats = (1, 1)
+    time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
+
+    def new_state(self, seed, options, players):
+        return CalculationState.deal(seed)
+
+    def init_lines(self, state, seat):
+        return codec.init_lines()
+
+    def turn_lines(self, state, seat):
+        return codec.turn_lines(state)
+
+    def parse_action(self, state, seat, line):
+        return codec.parse_action(state, line)
+
+    def action_text(self, action):
+        return codec.action_text(action)
+
+
+GAME = Calculation()

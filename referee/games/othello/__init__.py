@@ -1,0 +1,32 @@
+"""Othello (seed 001): 8x8, alternating, automatic passes, disc count decides."""
+from __future__ import annotations
+
+from referee.api import Game, TimeControl, TurnOrder
+from referee.games.othello import codec
+from referee.games.othello.rules import OthelloState
+
+
+class Othello(Game):
+    name = "othello"
+    description = "8x8 Othello; seat 0 black moves first; no move = pass; more discs wins"
+    turn_order = TurnOrder.ALTERNATING
+    seats = (2, 2)
+    time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
+
+    def new_state(self, seed, options, players):
+        return OthelloState()
+
+    def init_lines(self, state, seat):
+        return codec.init_lines(seat)
+
+    def turn_lines(self, state, seat):
+        return codec.turn_lines(state)
+
+    def parse_action(self, state, seat, line):
+        return codec.parse_action(state, line)
+
+    def action_text(self, action):
+        return codec.action_text(action)
+
+
+GAME = Othello()
