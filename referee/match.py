@@ -2,14 +2,17 @@
 from __future__ import annotations
 
 import time
+import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from referee.api import (Fault, FaultRecord, Game, InvalidAction, SeatTurn, TimeControl,
-                         TurnRecord)
-from referee.process import DEFAULT_MEMORY_MB, BotFault, BotProcess
+from referee.api import (BotArenaError, Fault, FaultRecord, Game, InvalidAction, SeatTurn,
+                         TimeControl, TurnOrder, TurnRecord)
+from referee.process import DEFAULT_MEMORY_MB, Answer, BotFault, BotProcess
+from referee.watchdog import GameWatchdog, WatchdogExpired, monitor
 
 REPLAY_STDERR_CHARS = 2000      # stderr tail kept per turn and seat in a replay
+WATCHDOG_SLACK_S = 10.0         # a turn may take its budgets plus this before the game is cut off
 
 
 @dataclass(frozen=True)
@@ -31,6 +34,8 @@ class PlayerResult:
     cpu_ms: list[float]
     pdata: dict[str, str]
     stderr_bytes: int
+    margin_ms: float | None = None      # smallest (budget - latency) over its turns; < 0: used grace
+    max_wait_ms: float = 0.0            # longest wait for a CPU in one turn (machine overload)
 
     def latency_summary(self) -> dict[str, float]:
         return latency_summary(self.latencies_ms)
@@ -40,6 +45,7 @@ class PlayerResult:
                 "fault": self.fault.to_json() if self.fault else None,
                 "latency_ms": self.latency_summary(),
                 "cpu_ms": latency_summary(self.cpu_ms),
+                "margin_ms": None if self.margin_ms is None else round(self.margin_ms, 3),
                 "pdata": _pdata_values(self.pdata), "stderr_bytes": self.stderr_bytes}
 
 
@@ -54,11 +60,18 @@ class MatchResult:
     players: list[PlayerResult]
     records: list[TurnRecord] = field(default_factory=list)
     wall_s: float = 0.0
+    referee_error: str | None = None    # set when the referee failed: the game has no result
+    warnings: list[str] = field(default_factory=list)
 
     def to_json(self) -> dict:
-        return {"game": self.game, "seed": self.seed, "options": self.options,
+        data = {"game": self.game, "seed": self.seed, "options": self.options,
                 "turns": self.turns, "reason": self.reason, "winner": self.winner,
                 "players": [player.to_json() for player in self.players]}
+        if self.referee_error is not None:
+            data["referee_error"] = self.referee_error
+        if self.warnings:
+            data["warnings"] = self.warnings
+        return data
 
 
 def latency_summary(values: list[float]) -> dict[str, float]:
@@ -92,77 +105,174 @@ def rank_seats(scores: Sequence[float], faulted: Sequence[bool]) -> list[int]:
 def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
                options: dict[str, Any] | None = None, time_control: TimeControl | None = None,
                memory_mb: int | None = DEFAULT_MEMORY_MB, record: bool = True,
-               on_turn: Callable[[int], None] | None = None) -> MatchResult:
-    """Play one game between bot processes and return its result (with the replay records)."""
+               on_turn: Callable[[int], None] | None = None,
+               watchdog_s: float = WATCHDOG_SLACK_S) -> MatchResult:
+    """Play one game between bot processes and return its result (with the replay records).
+
+    Bot faults end the game with a fault on that seat. A failure of the referee
+    itself (an exception in the game's code, or a turn that does not finish
+    within its budgets plus ``watchdog_s``) does not raise: the result has
+    ``reason`` "referee error: ..." and the traceback in ``referee_error``.
+    Raises only BotStartError (a bot command that cannot start: a UsageError),
+    another UsageError from the game, or KeyboardInterrupt; every bot process
+    of the game is gone when it returns or raises.
+    """
     options = dict(options) if options is not None else game.parse_options({})
-    clock = time_control or game.time_control
-    count = len(players)
-    state = game.new_state(seed, options, count)
-    started_at = time.perf_counter()
-    faults: list[FaultRecord | None] = [None] * count
-    latencies: list[list[float]] = [[] for _ in range(count)]
-    cpu: list[list[float]] = [[] for _ in range(count)]
-    answered = [0] * count
-    records: list[TurnRecord] = []
-    bots: list[BotProcess] = []
+    run = _Game(game, players, seed, options, time_control or game.time_control, record)
+    watchdog = GameWatchdog(on_fire=run.close_bots)
     try:
-        for spec in players:
-            bots.append(BotProcess(list(spec.argv), name=spec.name, env=spec.env, memory_mb=memory_mb))
+        run.play(memory_mb, on_turn, watchdog, watchdog_s)
+    except WatchdogExpired:
+        run.referee_failed(f"watchdog: turn {run.turn} did not finish within "
+                           f"{watchdog.fired_after_s or 0:.1f} s", "")
+    except (BotArenaError, KeyboardInterrupt, SystemExit):
+        raise
+    except Exception as error:          # a bug in the game's code or the harness: record it
+        detail = "".join(traceback.format_exception(error)[-12:])
+        run.referee_failed(f"{type(error).__name__}: {error}", detail)
+    finally:
+        watchdog.disarm()
+        run.close_bots()
+    return run.result()
+
+
+class _Game:
+    """The state of one game being played (play_match's helper)."""
+
+    def __init__(self, game: Game, players: Sequence[PlayerSpec], seed: int, options: dict,
+                 clock: TimeControl, record: bool):
+        self.game, self.players, self.seed, self.options = game, players, seed, options
+        self.clock, self.record = clock, record
+        count = len(players)
+        self.state = None
+        self.turn = 0
+        self.faults: list[FaultRecord | None] = [None] * count
+        self.latencies: list[list[float]] = [[] for _ in range(count)]
+        self.cpu: list[list[float]] = [[] for _ in range(count)]
+        self.margins: list[float | None] = [None] * count
+        self.waits: list[float] = [0.0] * count
+        self.answered = [0] * count
+        self.records: list[TurnRecord] = []
+        self.bots: list[BotProcess] = []
+        self.referee_error: str | None = None
+        self.error_reason = ""
+        self.started_at = time.perf_counter()
+
+    def play(self, memory_mb, on_turn, watchdog: GameWatchdog, slack_s: float) -> None:
+        game, clock = self.game, self.clock
+        watchdog.feed(slack_s + clock.first_turn_ms / 1000)
+        self.state = state = game.new_state(self.seed, self.options, len(self.players))
+        for spec in self.players:
+            self.bots.append(BotProcess(list(spec.argv), name=spec.name, env=spec.env,
+                                        memory_mb=memory_mb, stderr_tail_bytes=REPLAY_STDERR_CHARS))
         while not state.is_over():
-            turn = state.turn
-            turn_record = TurnRecord(turn=turn)
+            self.turn = state.turn
+            seats = state.acting_seats()
+            watchdog.feed(slack_s + sum(clock.budget_ms(self.answered[seat]) + clock.grace_ms
+                                        for seat in seats) / 1000)
+            turn_record = TurnRecord(turn=self.turn)
             actions = []
-            for seat in state.acting_seats():
-                lines = game.turn_lines(state, seat)
-                if answered[seat] == 0:
-                    lines = game.init_lines(state, seat) + lines
-                seat_turn = SeatTurn(seat=seat, input=lines, output=None, latency_ms=None)
-                turn_record.seats.append(seat_turn)
-                bot = bots[seat]
-                timeout_s = (clock.budget_ms(answered[seat]) + clock.grace_ms) / 1000
-                try:
-                    started = bot.send(lines, timeout_s)
-                    answer = bot.read_line(started, timeout_s)
-                    seat_turn.output, seat_turn.latency_ms = answer.line, round(answer.latency_ms, 3)
-                    seat_turn.cpu_ms = None if answer.cpu_ms is None else round(answer.cpu_ms, 1)
-                    latencies[seat].append(answer.latency_ms)
-                    if answer.cpu_ms is not None:
-                        cpu[seat].append(answer.cpu_ms)
-                    answered[seat] += 1
-                    actions.append(game.parse_action(state, seat, answer.line))
-                except BotFault as fault:
-                    faults[seat] = FaultRecord(fault.kind, turn, fault.detail)
-                except InvalidAction as invalid:
-                    faults[seat] = FaultRecord(Fault.BAD_OUTPUT, turn, str(invalid))
-                seat_turn.stderr = bot.take_stderr()[-REPLAY_STDERR_CHARS:]
-                if faults[seat] is not None and game.turn_order is not game.turn_order.SIMULTANEOUS:
-                    break
-            if record:
-                records.append(turn_record)
-            if any(faults):
+            for seat in seats:
+                action = self._play_seat(seat, turn_record)
+                if self.faults[seat] is not None:
+                    if game.turn_order is not TurnOrder.SIMULTANEOUS:
+                        break
+                else:
+                    actions.append(action)
+            if self.record:
+                self.records.append(turn_record)
+            if any(self.faults):
                 break
             state.apply(actions)
             if on_turn is not None:
                 on_turn(state.turn)
-    finally:
-        for bot in bots:
+        self.turn = state.turn
+
+    def _play_seat(self, seat: int, turn_record: TurnRecord) -> Any:
+        game, state, bot = self.game, self.state, self.bots[seat]
+        lines = game.turn_lines(state, seat)
+        if self.answered[seat] == 0:
+            lines = game.init_lines(state, seat) + lines
+        seat_turn = SeatTurn(seat=seat, input=lines, output=None, latency_ms=None)
+        turn_record.seats.append(seat_turn)
+        budget_ms = self.clock.budget_ms(self.answered[seat])
+        timeout_s = (budget_ms + self.clock.grace_ms) / 1000
+        action = None
+        try:
+            started = bot.send(lines, timeout_s)
+            answer = bot.read_line(started, timeout_s)
+            seat_turn.output, seat_turn.latency_ms = answer.line, round(answer.latency_ms, 3)
+            seat_turn.cpu_ms = None if answer.cpu_ms is None else round(answer.cpu_ms, 1)
+            self._note_timing(seat, answer, budget_ms)
+            action = game.parse_action(state, seat, answer.line)
+        except BotFault as fault:
+            self.faults[seat] = FaultRecord(fault.kind, state.turn, fault.detail)
+        except InvalidAction as invalid:
+            self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, state.turn, str(invalid))
+        seat_turn.stderr = bot.take_stderr()
+        return action
+
+    def _note_timing(self, seat: int, answer: Answer, budget_ms: int) -> None:
+        self.latencies[seat].append(answer.latency_ms)
+        if answer.cpu_ms is not None:
+            self.cpu[seat].append(answer.cpu_ms)
+        if self.answered[seat] and answer.wait_ms is not None and answer.wait_ms > self.waits[seat]:
+            # (a first answer includes start-up, when every bot of the game starts at once)
+            self.waits[seat] = answer.wait_ms
+        margin = budget_ms - answer.latency_ms
+        if self.margins[seat] is None or margin < self.margins[seat]:
+            self.margins[seat] = margin
+        self.answered[seat] += 1
+
+    def referee_failed(self, reason: str, detail: str) -> None:
+        self.error_reason = "referee error: " + reason
+        self.referee_error = detail or reason
+
+    def close_bots(self) -> None:
+        for bot in list(self.bots):
             bot.close()
-    scores = [float(score) for score in state.scores()]
-    faulted = [fault is not None for fault in faults]
-    ranks = rank_seats(scores, faulted)
-    winner = None
-    if count > 1 and ranks.count(0) == 1:
-        winner = ranks.index(0)
-    if any(faulted):
-        reason = "fault: " + ", ".join(f"seat {seat} {faults[seat].kind.value}"
-                                      for seat in range(count) if faults[seat])
-    else:
-        reason = state.end_reason()
-    results = [PlayerResult(bot=spec.name, score=scores[seat], rank=ranks[seat], fault=faults[seat],
-                            latencies_ms=latencies[seat], cpu_ms=cpu[seat],
-                            pdata=dict(bots[seat].pdata) if seat < len(bots) else {},
-                            stderr_bytes=bots[seat].stderr_total_bytes if seat < len(bots) else 0)
-               for seat, spec in enumerate(players)]
-    return MatchResult(game=game.name, seed=seed, options=options, turns=state.turn, reason=reason,
-                       winner=winner, players=results, records=records,
-                       wall_s=time.perf_counter() - started_at)
+
+    def warnings(self) -> list[str]:
+        """Signs that the machine, not the bots, was slow during this game."""
+        found = []
+        threshold_ms = max(5.0, self.clock.grace_ms / 2)
+        for seat, wait in enumerate(self.waits):
+            if wait >= threshold_ms:
+                found.append(f"seat {seat} waited up to {wait:.0f} ms in one turn for a free CPU: "
+                             "the machine is overloaded (run fewer jobs at once)")
+        lag = monitor.max_lag_ms(self.started_at)
+        if lag >= max(10.0, self.clock.grace_ms):
+            found.append(f"the harness was delayed up to {lag:.0f} ms: the machine is overloaded, "
+                         "timeouts may be spurious (run fewer jobs at once)")
+        return found
+
+    def result(self) -> MatchResult:
+        count = len(self.players)
+        bots = self.bots
+        if self.state is not None and self.referee_error is None:
+            scores = [float(score) for score in self.state.scores()]
+        else:
+            scores = [0.0] * count
+        faulted = [fault is not None for fault in self.faults]
+        ranks = rank_seats(scores, faulted)
+        winner = None
+        if self.referee_error is not None:
+            reason, ranks = self.error_reason, [0] * count
+        elif any(faulted):
+            reason = "fault: " + ", ".join(f"seat {seat} {self.faults[seat].kind.value}"
+                                          for seat in range(count) if self.faults[seat])
+        else:
+            reason = self.state.end_reason()
+        if self.referee_error is None and count > 1 and ranks.count(0) == 1:
+            winner = ranks.index(0)
+        results = [PlayerResult(bot=spec.name, score=scores[seat], rank=ranks[seat],
+                                fault=self.faults[seat], latencies_ms=self.latencies[seat],
+                                cpu_ms=self.cpu[seat],
+                                pdata=dict(bots[seat].pdata) if seat < len(bots) else {},
+                                stderr_bytes=bots[seat].stderr_total_bytes if seat < len(bots) else 0,
+                                margin_ms=self.margins[seat], max_wait_ms=self.waits[seat])
+                   for seat, spec in enumerate(self.players)]
+        return MatchResult(game=self.game.name, seed=self.seed, options=self.options,
+                           turns=self.turn, reason=reason, winner=winner, players=results,
+                           records=self.records, wall_s=time.perf_counter() - self.started_at,
+                           referee_error=self.referee_error, warnings=self.warnings())

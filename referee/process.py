@@ -1,16 +1,28 @@
 """The only code that starts and talks to a bot process.
 
-A bot runs from an argv list (never a shell) in a session of its own. The harness
-writes a turn's input lines, then reads one answer line against a deadline that
-starts when the input was flushed and stops at the answer's newline. stdout is
-read by the calling thread with ``poll``; stderr is drained by a thread of its
-own so that a bot that floods it never blocks. ``close()`` ends the whole
-process tree and is idempotent.
+A bot runs from an argv list (never a shell) in a session of its own, with a
+marker in its environment that its children inherit (see ``process_tree``). The
+harness writes a turn's input lines, then reads one answer line against a
+deadline that starts when the input was flushed and stops at the answer's
+newline. stdout and a pidfd of the bot are polled by the calling thread; stderr
+is drained by a thread of its own so that a bot that floods it never blocks.
+``close()`` ends the whole process tree (also children that called ``setsid``
+or double-forked) and is idempotent.
+
+Memory: the cap is set as the bot's ``RLIMIT_DATA`` (its writable private
+memory: heap and anonymous mappings, not reserved-but-unused address space, so
+a JVM or node starts fine), so an allocation past it fails at once (Python
+raises MemoryError); and the resident memory of the bot's whole process tree is
+sampled (root every 20 ms, tree every 0.5 s), killing the bot past the cap.
 """
 from __future__ import annotations
 
+import atexit
 import errno
+import fcntl
+import itertools
 import os
+import re
 import select
 import signal
 import subprocess
@@ -19,17 +31,28 @@ import time
 import weakref
 from dataclasses import dataclass
 
-import psutil
-
 from referee.api import Fault, UsageError
+from referee.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
+                                  resident_bytes)
+from referee.watchdog import monitor
 
 MAX_LINE_CHARS = 4096           # longest answer line accepted (a game may set less)
 STDERR_TAIL_BYTES = 4096        # stderr kept per turn (the tail)
 DEFAULT_MEMORY_MB = 768         # as on CodinGame
 _READ_CHUNK = 65536
+_STDERR_PIPE_BYTES = 1 << 20    # a bigger pipe: fewer wake-ups of the drain thread under a flood
+_F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+_PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
+_OUT_OF_MEMORY = re.compile(r"MemoryError|bad_alloc|[Oo]ut of memory|Cannot allocate memory|"
+                            r"heap out of memory|OutOfMemoryError")
+
+__all__ = ["Answer", "BotFault", "BotProcess", "BotStartError", "DEFAULT_MEMORY_MB",
+           "MAX_LINE_CHARS", "STDERR_TAIL_BYTES", "close_all", "kill_tree"]
 
 _live: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
+_serial = itertools.count(1)
+_setup_done = False
 
 
 class BotFault(Exception):
@@ -47,9 +70,21 @@ class BotStartError(UsageError):
 
 @dataclass(frozen=True, slots=True)
 class Answer:
+    """One answer line; ``cpu_ms`` is the bot's CPU time since its previous answer,
+    ``wait_ms`` the time it was runnable but waiting for a CPU (machine overload)."""
+
     line: str
     latency_ms: float
     cpu_ms: float | None
+    wait_ms: float | None = None
+
+
+def _process_setup() -> None:
+    global _setup_done
+    if not _setup_done:
+        _setup_done = True
+        become_subreaper()
+        atexit.register(close_all)
 
 
 class BotProcess:
@@ -58,76 +93,147 @@ class BotProcess:
     def __init__(self, argv: list[str], *, name: str = "", cwd: str | None = None,
                  env: dict[str, str] | None = None, memory_mb: int | None = DEFAULT_MEMORY_MB,
                  max_line_chars: int = MAX_LINE_CHARS, stderr_tail_bytes: int = STDERR_TAIL_BYTES):
-        self.argv = list(argv)
-        self.name = name or " ".join(argv)
+        _process_setup()
+        self.argv = [str(word) for word in argv]
+        self.name = name or " ".join(self.argv)
         self.max_line_chars = max_line_chars
-        self.memory_mb = memory_mb
+        self.memory_mb = memory_mb or None
         self._stderr_cap = stderr_tail_bytes
         self._buffer = bytearray()
         self._closed = False
         self._stderr_lock = threading.Lock()
+        self._tick_lock = threading.Lock()
         self._stderr_tail = bytearray()
+        self._stderr_dropped = 0
+        self._last_stderr = b""
         self.stderr_total_bytes = 0
         self.pdata: dict[str, str] = {}
+        self.memory_exceeded_bytes = 0
         self._cpu_last = 0.0
-        try:
-            self._proc = subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=env, start_new_session=True, close_fds=True)
-        except FileNotFoundError:
-            raise BotStartError(f"cannot start bot {self.name!r}: {argv[0]!r} not found "
-                                "(check the path, or give a built-in bot's name)") from None
-        except PermissionError:
-            raise BotStartError(f"cannot start bot {self.name!r}: {argv[0]!r} is not executable "
-                                f"(chmod +x {argv[0]}, or run it through its interpreter)") from None
-        except OSError as error:
-            raise BotStartError(f"cannot start bot {self.name!r}: {error.strerror} "
-                                f"({argv[0]!r})") from None
+        self._wait_last = 0.0
+        self.marker = f"{os.getpid()}.{next(_serial)}"
+        self._proc = self._start(cwd, env)
         _live.add(self)
         self.pid = self._proc.pid
-        self._apply_memory_limit()
+        if self.memory_mb:
+            self._limit_memory()
         self._stdin_fd = self._proc.stdin.fileno()
         self._stdout_fd = self._proc.stdout.fileno()
         os.set_blocking(self._stdin_fd, False)
         os.set_blocking(self._stdout_fd, False)
+        self._pidfd = self._open_pidfd()
         self._poll_out = select.poll()
         self._poll_out.register(self._stdout_fd, select.POLLIN)
+        if self._pidfd is not None:
+            self._poll_out.register(self._pidfd, select.POLLIN)
         self._poll_in = select.poll()
         self._poll_in.register(self._stdin_fd, select.POLLOUT)
-        self._stat_fd = self._open_stat()
+        self._stat_fd = self._open_proc("stat")
+        self._schedstat_fd = self._open_proc("schedstat")
+        self._statm_fd = self._open_proc("statm") if self.memory_mb else None
+        try:
+            fcntl.fcntl(self._proc.stderr.fileno(), _F_SETPIPE_SZ, _STDERR_PIPE_BYTES)
+        except OSError:
+            pass
         self._drain = threading.Thread(target=self._drain_stderr, name=f"stderr-{self.pid}", daemon=True)
         self._drain.start()
+        if self.memory_mb:
+            monitor.add(self)
 
     # -- set-up ----------------------------------------------------------------
-    def _apply_memory_limit(self) -> None:
-        if not self.memory_mb:
-            return
+    def _start(self, cwd: str | None, env: dict[str, str] | None) -> subprocess.Popen:
+        if not self.argv or not self.argv[0]:
+            raise BotStartError(f"cannot start bot {self.name!r}: empty command")
+        environment = dict(os.environ if env is None else env)
+        environment[MARKER_VARIABLE] = self.marker
+        program = self.argv[0]
+        try:
+            return subprocess.Popen(
+                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, cwd=cwd, env=environment, start_new_session=True, close_fds=True)
+        except FileNotFoundError:
+            if os.sep in program and os.path.isfile(program):
+                raise BotStartError(f"cannot start bot {self.name!r}: the interpreter on the #! line "
+                                    f"of {program!r} was not found (fix that line, or run the file "
+                                    "through its interpreter)") from None
+            if cwd is not None and not os.path.isdir(cwd):
+                raise BotStartError(f"cannot start bot {self.name!r}: no directory {cwd!r}") from None
+            raise BotStartError(f"cannot start bot {self.name!r}: {program!r} not found "
+                                "(check the path, or give a built-in bot's name)") from None
+        except PermissionError:
+            what = "a directory" if os.path.isdir(program) else "not executable"
+            raise BotStartError(f"cannot start bot {self.name!r}: {program!r} is {what} "
+                                f"(chmod +x {program}, or run it through its interpreter)") from None
+        except OSError as error:
+            hint = (" (no #! line? run it through its interpreter, e.g. 'python3 FILE')"
+                    if error.errno == errno.ENOEXEC else "")
+            raise BotStartError(f"cannot start bot {self.name!r}: {error.strerror} "
+                                f"({program!r}){hint}") from None
+
+    def _limit_memory(self) -> None:
         limit = self.memory_mb * 1024 * 1024
         try:
-            psutil.Process(self.pid).rlimit(psutil.RLIMIT_AS, (limit, limit))
-        except (psutil.Error, AttributeError, ValueError, OSError):
-            pass                            # the bot already exited, or no rlimit here
+            import resource
+            resource.prlimit(self.pid, resource.RLIMIT_DATA, (limit, limit))
+        except (ImportError, AttributeError, ValueError, OSError):
+            pass                            # the bot already exited, or no prlimit here
 
-    def _open_stat(self) -> int | None:
+    def _open_pidfd(self) -> int | None:
         try:
-            return os.open(f"/proc/{self.pid}/stat", os.O_RDONLY)
+            return os.pidfd_open(self.pid)
+        except (AttributeError, OSError):
+            return None
+
+    def _open_proc(self, name: str) -> int | None:
+        try:
+            return os.open(f"/proc/{self.pid}/{name}", os.O_RDONLY)
         except OSError:
             return None
 
-    def _cpu_seconds(self) -> float | None:
-        if self._stat_fd is None:
-            return None
-        try:
-            raw = os.pread(self._stat_fd, 1024, 0)
-        except OSError:
-            return None
-        fields = raw[raw.rfind(b")") + 2:].split()
-        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS   # utime + stime
+    # -- clocks and memory -----------------------------------------------------
+    def _cpu_seconds(self) -> tuple[float | None, float | None]:
+        """(CPU seconds used, seconds spent waiting for a CPU) so far, or None where unknown.
+
+        schedstat is exact (ns) but covers the main thread; stat covers every
+        thread in clock ticks: the larger of the two is kept.
+        """
+        cpu = wait = None
+        if self._schedstat_fd is not None:
+            try:
+                fields = os.pread(self._schedstat_fd, 128, 0).split()
+                cpu, wait = int(fields[0]) / 1e9, int(fields[1]) / 1e9
+            except (OSError, IndexError, ValueError):
+                pass
+        if self._stat_fd is not None:
+            try:
+                raw = os.pread(self._stat_fd, 1024, 0)
+                fields = raw[raw.rfind(b")") + 2:].split(None, 14)
+                ticks = (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS   # utime + stime
+                cpu = ticks if cpu is None or ticks > cpu + 2 / _CLOCK_TICKS else cpu
+            except (OSError, IndexError, ValueError):
+                pass
+        return cpu, wait
+
+    def tick(self, now: float, full: bool) -> None:
+        """Called by the monitor thread: kill the bot when its memory passes the cap."""
+        with self._tick_lock:
+            if self._closed or self.memory_exceeded_bytes or self._statm_fd is None:
+                return
+            try:
+                resident = int(os.pread(self._statm_fd, 128, 0).split()[1]) * _PAGE_BYTES
+            except (OSError, IndexError, ValueError):
+                return
+            if full:
+                resident = resident_bytes(descendants(self.pid))
+            if resident > self.memory_mb * 1024 * 1024:
+                self.memory_exceeded_bytes = resident
+                kill_tree(self.pid, self.marker)
 
     # -- stderr ----------------------------------------------------------------
     def _drain_stderr(self) -> None:
         fd = self._proc.stderr.fileno()
         carry = b""
+        cap = self._stderr_cap
         while True:
             try:
                 chunk = os.read(fd, _READ_CHUNK)
@@ -137,15 +243,20 @@ class BotProcess:
                 return
             with self._stderr_lock:
                 self.stderr_total_bytes += len(chunk)
-                self._stderr_tail += chunk
-                if len(self._stderr_tail) > self._stderr_cap:
-                    del self._stderr_tail[:-self._stderr_cap]
-            text = carry + chunk
+                tail = self._stderr_tail
+                tail += chunk
+                if len(tail) > cap:
+                    self._stderr_dropped += len(tail) - cap
+                    del tail[:-cap]
+                self._last_stderr = (self._last_stderr + chunk)[-1024:]
+            text = carry + chunk if carry else chunk
             cut = text.rfind(b"\n")
-            complete, carry = (text[:cut], text[cut + 1:]) if cut >= 0 else (b"", text)
-            carry = carry[-1024:]
-            if b"[PDATA]" in complete:
-                self._parse_pdata(complete)
+            if cut < 0:
+                carry = text[-1024:]
+                continue
+            if b"[PDATA]" in text:
+                self._parse_pdata(text[:cut])
+            carry = text[cut + 1:][-1024:]
 
     def _parse_pdata(self, block: bytes) -> None:
         for raw in block.split(b"\n"):
@@ -157,23 +268,38 @@ class BotProcess:
                 self.pdata[key.strip()] = value.strip()
 
     def take_stderr(self) -> str:
-        """The stderr tail written since the last call (decoded leniently)."""
+        """The stderr written since the last call, up to the cap (its tail), decoded leniently.
+
+        When more was written than the cap, the text starts with ``[... N bytes cut]``.
+        """
         with self._stderr_lock:
             tail = bytes(self._stderr_tail)
+            dropped, self._stderr_dropped = self._stderr_dropped, 0
             self._stderr_tail.clear()
-        return tail.decode("utf-8", "replace")
+        text = tail.decode("utf-8", "replace")
+        return f"[... {dropped} bytes cut]\n{text}" if dropped else text
 
     # -- the turn --------------------------------------------------------------
     def send(self, lines: list[str], timeout_s: float) -> float:
         """Write a turn's lines; return the perf_counter time the last byte was written."""
-        self._check_no_unrequested_output()
+        if self._buffer or self._poll_out.poll(0):
+            self._check_no_unrequested_output()
         data = ("\n".join(lines) + "\n").encode()
+        try:
+            written = os.write(self._stdin_fd, data)
+        except BlockingIOError:
+            written = 0
+        except (BrokenPipeError, ConnectionResetError):
+            raise BotFault(Fault.CRASH, self._exit_detail("stopped reading its input")) from None
+        if written < len(data):
+            self._write_rest(memoryview(data)[written:], timeout_s)
+        return time.perf_counter()
+
+    def _write_rest(self, view: memoryview, timeout_s: float) -> None:
         deadline = time.perf_counter() + timeout_s
-        view = memoryview(data)
         while view:
             try:
-                written = os.write(self._stdin_fd, view)
-                view = view[written:]
+                view = view[os.write(self._stdin_fd, view):]
                 continue
             except BlockingIOError:
                 pass
@@ -183,54 +309,57 @@ class BotProcess:
             if remaining <= 0:
                 raise BotFault(Fault.TIMEOUT, "did not read its input in time (stdin pipe full)")
             self._poll_in.poll(remaining * 1000)
-        return time.perf_counter()
 
     def _check_no_unrequested_output(self) -> None:
-        if self._buffer or self._poll_out.poll(0):
-            self._fill_once()
-            if self._buffer:
-                extra = bytes(self._buffer[:60]).decode("utf-8", "replace")
-                raise BotFault(Fault.BAD_OUTPUT, f"wrote output when none was expected: {extra!r}")
+        self._fill_once()
+        if self._buffer:
+            extra = bytes(self._buffer[:60]).decode("utf-8", "replace")
+            raise BotFault(Fault.BAD_OUTPUT, f"wrote output when none was expected: {extra!r}")
 
-    def _fill_once(self) -> bool:
-        """Read what stdout has now; False on end of file."""
+    def _fill_once(self) -> int:
+        """Read what stdout has now: the byte count, 0 if nothing yet, -1 at end of file."""
         try:
             chunk = os.read(self._stdout_fd, _READ_CHUNK)
         except BlockingIOError:
-            return True
+            return 0
         except OSError:
-            return False
+            return -1
         if not chunk:
-            return False
+            return -1
         self._buffer += chunk
-        return True
+        return len(chunk)
 
     def read_line(self, started: float, timeout_s: float) -> Answer:
         """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time)."""
         deadline = started + timeout_s
         buffer = self._buffer
-        while True:
-            newline = buffer.find(b"\n")
-            if newline >= 0:
-                finished = time.perf_counter()
-                break
+        newline = buffer.find(b"\n")
+        while newline < 0:
             if len(buffer) > self.max_line_chars:
                 raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} "
-                                                 "characters")
+                                                 "characters (and no newline)")
             remaining = deadline - time.perf_counter()
             if remaining <= 0:
-                partial = f" (partial line {bytes(buffer[:40]).decode('utf-8', 'replace')!r})" \
-                    if buffer else ""
-                raise BotFault(Fault.TIMEOUT, f"no answer within {timeout_s * 1000:.0f} ms{partial}")
-            if self._poll_out.poll(max(remaining * 1000, 0.01)) and not self._fill_once():
+                if self.memory_exceeded_bytes:
+                    raise BotFault(Fault.CRASH, self._memory_detail())
+                raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s))
+            if not self._poll_out.poll(remaining * 1000 + 0.5):
+                continue
+            old_length = len(buffer)
+            got = self._fill_once()
+            if got < 0:
                 raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
+            if got == 0 and self._proc.poll() is not None:
+                raise BotFault(Fault.CRASH, self._exit_detail("exited"))
+            newline = buffer.find(b"\n", old_length)
+        finished = time.perf_counter()
         raw = bytes(buffer[:newline])
         del buffer[:newline + 1]
-        latency_ms = (finished - started) * 1000
         if raw.endswith(b"\r"):
             raw = raw[:-1]
         if len(raw) > self.max_line_chars:
-            raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} characters")
+            raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} characters "
+                                             f"({len(raw)})")
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
@@ -238,16 +367,32 @@ class BotProcess:
         if buffer:
             extra = bytes(buffer[:60]).decode("utf-8", "replace")
             raise BotFault(Fault.BAD_OUTPUT, f"answered more than one line (extra: {extra!r})")
-        cpu_ms = None
-        cpu = self._cpu_seconds()
+        cpu, wait = self._cpu_seconds()
+        cpu_ms = wait_ms = None
         if cpu is not None:
             cpu_ms, self._cpu_last = (cpu - self._cpu_last) * 1000, cpu
-        return Answer(line, latency_ms, cpu_ms)
+        if wait is not None:
+            wait_ms, self._wait_last = (wait - self._wait_last) * 1000, wait
+        return Answer(line, (finished - started) * 1000, cpu_ms, wait_ms)
+
+    def _timeout_detail(self, timeout_s: float) -> str:
+        detail = f"no answer within {timeout_s * 1000:.0f} ms"
+        cpu, wait = self._cpu_seconds()
+        if cpu is not None:
+            detail += f" (bot used {(cpu - self._cpu_last) * 1000:.0f} ms CPU"
+            if wait is not None and (wait - self._wait_last) * 1000 >= 1:
+                detail += f", waited {(wait - self._wait_last) * 1000:.0f} ms for a CPU"
+            detail += ")"
+        if self._buffer:
+            detail += f"; partial line {bytes(self._buffer[:40]).decode('utf-8', 'replace')!r}"
+        return detail
 
     def _exit_detail(self, alive_text: str) -> str:
         try:
             code = self._proc.wait(timeout=0.2)
         except subprocess.TimeoutExpired:
+            if self.memory_exceeded_bytes:
+                return self._memory_detail()
             return alive_text
         if code < 0:
             try:
@@ -258,25 +403,32 @@ class BotProcess:
         else:
             detail = f"exited with code {code}"
         self._drain.join(timeout=0.2)
+        if self.memory_exceeded_bytes:
+            return self._memory_detail()
         last = self._last_stderr_line()
-        if "MemoryError" in last and self.memory_mb:
-            return f"memory limit ({self.memory_mb} MB) exceeded: {detail}"
+        if self.memory_mb and _OUT_OF_MEMORY.search(last):
+            return f"memory limit ({self.memory_mb} MB) exceeded: {detail}: {last}"
         return f"{detail}: {last}" if last else detail
+
+    def _memory_detail(self) -> str:
+        return (f"memory limit ({self.memory_mb} MB) exceeded: resident memory reached "
+                f"{self.memory_exceeded_bytes / 2**20:.0f} MB; killed")
 
     def _last_stderr_line(self) -> str:
         with self._stderr_lock:
-            text = bytes(self._stderr_tail).decode("utf-8", "replace")
+            text = self._last_stderr.decode("utf-8", "replace")
         lines = [line.strip() for line in text.splitlines() if line.strip()]
         return lines[-1][:200] if lines else ""
 
     # -- the end ---------------------------------------------------------------
     def close(self) -> None:
-        """End the bot and every process it started. Safe to call twice."""
+        """End the bot and every process it started. Safe to call twice, from any thread."""
         if self._closed:
             return
         self._closed = True
         _live.discard(self)
-        kill_tree(self.pid)
+        monitor.discard(self)
+        kill_tree(self.pid, self.marker)
         try:
             self._proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -291,9 +443,15 @@ class BotProcess:
             self._proc.stderr.close()
         except OSError:
             pass
-        if self._stat_fd is not None:
-            os.close(self._stat_fd)
-            self._stat_fd = None
+        with self._tick_lock:
+            for name in ("_stat_fd", "_schedstat_fd", "_statm_fd", "_pidfd"):
+                fd = getattr(self, name)
+                if fd is not None:
+                    setattr(self, name, None)
+                    try:
+                        os.close(fd)
+                    except OSError:
+                        pass
 
     def __enter__(self) -> "BotProcess":
         return self
@@ -302,28 +460,7 @@ class BotProcess:
         self.close()
 
 
-def kill_tree(pid: int) -> None:
-    """SIGKILL ``pid``, its process group and every descendant psutil can still see."""
-    victims: list[psutil.Process] = []
-    try:
-        root = psutil.Process(pid)
-        victims = root.children(recursive=True)
-        victims.append(root)
-    except psutil.Error:
-        pass
-    try:
-        os.killpg(pid, signal.SIGKILL)
-    except OSError as error:
-        if error.errno not in (errno.ESRCH, errno.EPERM):
-            raise
-    for victim in victims:
-        try:
-            victim.kill()
-        except psutil.Error:
-            pass
-
-
 def close_all() -> None:
-    """End every bot process still open in this harness (on interruption)."""
+    """End every bot process still open in this harness (on interruption and at exit)."""
     for bot in list(_live):
         bot.close()
