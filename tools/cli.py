@@ -38,8 +38,8 @@ def _terminate(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _terminate)
-    args = build_parser().parse_args(argv)
     try:
+        args = build_parser().parse_args(argv)      # inside: a signal may land while importing
         return int(args.func(args) or 0)
     except BotArenaError as error:
         print(f"botarena: {error}", file=sys.stderr)

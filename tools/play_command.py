@@ -61,13 +61,21 @@ def run(args) -> int:
 
 
 def to_psyleague(result: MatchResult) -> dict:
-    """psyleague's play_game result: ranks, errors, test_data, player_data ([PDATA])."""
+    """psyleague's play_game result: ranks, errors, test_data, player_data ([PDATA]).
+
+    As psyleague reads it: ``ranks`` in trueskill's form (0 best, ties share a rank), ``errors``
+    0/1 per player (summed into its error count), and flat ``test_data``/``player_data`` values,
+    which psyleague turns into numbers with int() then float(): so they are given as text (a
+    float would be cut to an int, and a list would crash it), the [PDATA] values as the bot
+    printed them.
+    """
     players = result.players
+    test_data = {"seed": result.seed, "turns": result.turns, "reason": result.reason}
+    test_data.update({f"score{seat + 1}": f"{player.score:g}" for seat, player in enumerate(players)})
     return {"ranks": [player.rank for player in players],
-            "errors": [player.fault is not None for player in players],
-            "test_data": {"seed": result.seed, "turns": result.turns, "reason": result.reason,
-                          "scores": [player.score for player in players]},
-            "player_data": [player.to_json()["pdata"] for player in players]}
+            "errors": [int(player.fault is not None) for player in players],
+            "test_data": test_data,
+            "player_data": [dict(player.pdata) for player in players]}
 
 
 def summary_text(result: MatchResult) -> str:

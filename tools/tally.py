@@ -33,8 +33,12 @@ class HeadToHead:
         self._pairs: dict[int, list[float]] = defaultdict(list)
         self.faults: dict[str, Counter] = {first: Counter(), second: Counter()}
         self.latencies: dict[str, list[float]] = {first: [], second: []}
+        self.void = 0                                 # games the referee failed: no result
 
     def add(self, record: dict) -> None:
+        if record.get("referee_error") is not None:
+            self.void += 1
+            return
         seats = record["seats"]
         score = game_score(record, self.first, self.second)
         column = 0 if score == WIN else 1 if score == DRAW else 2
@@ -108,6 +112,7 @@ class HeadToHead:
                         for seat, row in enumerate(self.by_seat)],
             "faults": {name: dict(counter) for name, counter in self.faults.items()},
             "latency_ms": {name: latency_summary(values) for name, values in self.latencies.items()},
+            "void": self.void,
         }
 
     def progress_text(self) -> str:
@@ -165,6 +170,9 @@ def summary_lines(summary: dict) -> list[str]:
             or "none"
         lines.append(f"  {name}: latency p50 {latency['p50']:.1f}  p99 {latency['p99']:.1f}  "
                      f"max {latency['max']:.1f} ms;  faults: {fault_text}")
+    if summary["void"]:
+        lines.append(f"  void: {summary['void']} game(s) without a result (referee error; see "
+                     "referee_error in the results file)")
     return lines
 
 

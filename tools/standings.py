@@ -1,0 +1,115 @@
+"""Many bots: the matchups of a round robin or gauntlet, their tallies, Bradley-Terry ratings,
+the ratings table and the pairwise score matrix."""
+from __future__ import annotations
+
+import itertools
+from typing import Sequence
+
+from tools import stats
+from tools.runner import GameJob, interleave, paired_jobs
+from tools.tally import HeadToHead, format_bounds, format_elo
+
+
+def round_robin(names: Sequence[str]) -> list[tuple[str, str]]:
+    return list(itertools.combinations(names, 2))
+
+
+def gauntlet(hero: str, names: Sequence[str]) -> list[tuple[str, str]]:
+    return [(hero, name) for name in names if name != hero]
+
+
+class Standings:
+    """Tallies of every matchup of a league, ratings and tables from them."""
+
+    def __init__(self, names: Sequence[str], matchups: Sequence[tuple[str, str]]):
+        self.names = list(names)
+        self.tallies = {frozenset(pair): HeadToHead(*pair) for pair in matchups}
+
+    def jobs(self, pairs: int, base_seed: int) -> list[GameJob]:
+        """Every matchup's seat-swapped pairs, interleaved so all matchups advance together."""
+        return interleave([paired_jobs(tally.first, tally.second, pairs, base_seed)
+                           for tally in self.tallies.values()])
+
+    def add(self, record: dict) -> bool:
+        self.tallies[frozenset(record["seats"])].add(record)
+        return False
+
+    @property
+    def games(self) -> int:
+        return sum(tally.games for tally in self.tallies.values())
+
+    def points(self, row: str, column: str) -> tuple[float, int]:
+        """``row``'s points and games against ``column``."""
+        tally = self.tallies.get(frozenset((row, column)))
+        if tally is None or row == column:
+            return 0.0, 0
+        points = tally.points if tally.first == row else tally.games - tally.points
+        return points, tally.games
+
+    def ratings(self, anchor: str | None = None) -> list[stats.Rating]:
+        count = len(self.names)
+        scores = [[0.0] * count for _ in range(count)]
+        games = [[0] * count for _ in range(count)]
+        for i, j in itertools.permutations(range(count), 2):
+            scores[i][j], games[i][j] = self.points(self.names[i], self.names[j])
+        return stats.bradley_terry(self.names, scores, games, anchor=anchor)
+
+    def faults(self, name: str) -> dict[str, int]:
+        total: dict[str, int] = {}
+        for tally in self.tallies.values():
+            for kind, count in tally.faults.get(name, {}).items():
+                total[kind] = total.get(kind, 0) + count
+        return total
+
+    def progress_text(self) -> str:
+        best = max(self.names, key=lambda name: self._mean_score(name))
+        return f"leader {best} {self._mean_score(best):.0%}"
+
+    def _mean_score(self, name: str) -> float:
+        points = games = 0.0
+        for other in self.names:
+            p, g = self.points(name, other)
+            points, games = points + p, games + g
+        return points / games if games else 0.0
+
+    # -- output ---------------------------------------------------------------------------------
+    def to_json(self, ratings: list[stats.Rating]) -> dict:
+        matrix = {}
+        for row in self.names:
+            cells = {}
+            for column in self.names:
+                points, games = self.points(row, column)
+                if games:
+                    cells[column] = {"games": games, "score": round(points / games, 4)}
+            matrix[row] = cells
+        return {"games": self.games,
+                "ratings": [{"bot": r.name, "elo": round(r.elo, 1),
+                             "elo_ci95": [round(r.low, 1), round(r.high, 1)], "games": r.games,
+                             "score": round(r.score, 4), "faults": self.faults(r.name)}
+                            for r in ratings],
+                "matrix": matrix}
+
+    def table_lines(self, ratings: list[stats.Rating], anchor: str | None) -> list[str]:
+        width = max(len(name) for name in self.names)
+        zero = f"{anchor} = 0" if anchor else "mean 0"
+        lines = [f"{'#':>2}  {'bot':<{width}}  {'Elo':>7}  {'95 % interval':<17}  {'games':>5}  "
+                 f"{'score':>6}  faults      (Bradley-Terry, {zero})"]
+        for place, rating in enumerate(ratings, 1):
+            faults = ", ".join(f"{kind} {n}" for kind, n in sorted(self.faults(rating.name).items()))
+            lines.append(f"{place:>2}  {rating.name:<{width}}  {format_elo(rating.elo):>7}  "
+                         f"{format_bounds(rating.low, rating.high):<17}  {rating.games:>5}  "
+                         f"{rating.score:>6.1%}  {faults or '-'}")
+        return lines
+
+    def matrix_lines(self, order: Sequence[str]) -> list[str]:
+        """Row's score against column, in the ratings' order; columns are numbered."""
+        width = max(len(name) for name in order)
+        lines = ["score of row vs column:",
+                 f"{'':>2}  {'':<{width}}  " + "  ".join(f"{n:>6}" for n in range(1, len(order) + 1))]
+        for place, row in enumerate(order, 1):
+            cells = []
+            for column in order:
+                points, games = self.points(row, column)
+                cells.append(f"{points / games:>6.1%}" if games else f"{'-':>6}")
+            lines.append(f"{place:>2}  {row:<{width}}  " + "  ".join(cells))
+        return lines

@@ -1,0 +1,254 @@
+"""``botarena sweep``: a grid of bot parameters, each point rated against an opponent (or each
+other), with a table, a CSV and a plot of Elo against the parameter."""
+from __future__ import annotations
+
+import csv
+import itertools
+import json
+import math
+import re
+import sys
+from dataclasses import dataclass
+
+from referee.api import UsageError
+from tools.runner import interleave, paired_jobs
+from tools.standings import Standings, round_robin
+from tools.tally import HeadToHead, format_bounds, format_elo
+from tools.tournament import Tournament, add_run_arguments, pair_count
+
+_BRACES = re.compile(r"\{([^{}]*)\}")
+_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:\.\.\s*(\d+)\s*)?$")
+PLOT_HINT = "pip install 'botarena[plot]' (or: pip install matplotlib)"
+
+
+@dataclass(frozen=True)
+class GridPoint:
+    values: tuple[str, ...]
+    bot: str
+
+
+def expand_grid(template: str) -> tuple[list[str], list[GridPoint]]:
+    """Parameter names and the cartesian grid of a template with brace lists.
+
+    ``"hybrid --depth {1,2,3} --c {0.5,1}"`` gives names ``depth, c`` and six points; ``{1..5}``
+    and ``{0..20..5}`` are integer ranges. A parameter is named after the ``--flag`` just before
+    its braces, else ``p1``, ``p2``...
+    """
+    groups = list(_BRACES.finditer(template))
+    if not groups:
+        raise UsageError(f"sweep {template!r}: no brace list to sweep; write e.g. "
+                         "\"hybrid --depth {1,2,3}\"")
+    names, choices = [], []
+    for number, group in enumerate(groups, 1):
+        before = template[:group.start()].split()
+        flag = before[-1] if before and before[-1].startswith("-") and group.start() > 0 \
+            and template[group.start() - 1].isspace() else ""
+        names.append(flag.lstrip("-") or f"p{number}")
+        choices.append(_brace_values(group.group(1), template))
+    if len(set(names)) != len(names):
+        names = [f"{name}{number}" for number, name in enumerate(names, 1)]
+    points = []
+    for values in itertools.product(*choices):
+        pieces, last = [], 0
+        for group, value in zip(groups, values):
+            pieces += [template[last:group.start()], value]
+            last = group.end()
+        points.append(GridPoint(values, "".join(pieces + [template[last:]])))
+    return names, points
+
+
+def _brace_values(body: str, template: str) -> list[str]:
+    span = _RANGE.match(body)
+    if span:
+        first, last, step = int(span.group(1)), int(span.group(2)), int(span.group(3) or 1)
+        if step <= 0:
+            raise UsageError(f"sweep {template!r}: {{{body}}} needs a positive step")
+        direction = 1 if last >= first else -1
+        return [str(value) for value in range(first, last + direction, direction * step)]
+    values = [value.strip() for value in body.split(",")]
+    if len(values) < 2 or not all(values):
+        raise UsageError(f"sweep {template!r}: {{{body}}} should list two or more values, "
+                         "comma separated ({1,2,3}), or be a range ({1..8})")
+    return values
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "sweep", help="rate a grid of bot parameters against an opponent, table, CSV and plot",
+        description="Expand brace lists in BOT (\"hybrid --depth {1,2,3,5,8}\"; several lists give "
+        "the cartesian product) and rate every point: against --vs OPPONENT, or with --league "
+        "against each other.")
+    parser.add_argument("game")
+    parser.add_argument("template", metavar="BOT")
+    parser.add_argument("--vs", metavar="OPPONENT", help="the bot every point plays")
+    parser.add_argument("--league", action="store_true",
+                        help="points play each other in a round robin (with --vs, it joins and is "
+                        "rated 0)")
+    add_run_arguments(parser, games_default=100, games_help="games per point (per matchup with "
+                      "--league)")
+    parser.add_argument("--csv", metavar="FILE", help="write the table as CSV")
+    parser.add_argument("--plot", metavar="FILE", help="plot Elo against the parameter (PNG, SVG, "
+                        f"PDF; needs matplotlib: {PLOT_HINT})")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    names, points = expand_grid(args.template)
+    if args.vs is None and not args.league:
+        raise UsageError("sweep needs --vs OPPONENT, or --league to play the points against "
+                         "each other")
+    if args.plot and not _have_matplotlib():
+        print(f"botarena: --plot {args.plot}: matplotlib is not installed, so there will be no "
+              f"plot; to get it: {PLOT_HINT}", file=sys.stderr)
+    pairs = pair_count(args.games)
+    bots = [point.bot for point in points] + ([args.vs] if args.vs is not None else [])
+    tournament = Tournament(args, bots)
+    if args.vs is not None and args.vs in (point.bot for point in points):
+        raise UsageError(f"--vs {args.vs!r} is also a point of the grid")
+    if args.league:
+        standings = Standings(tournament.bots, round_robin(tournament.bots))
+        outcome = tournament.play(standings.jobs(pairs, tournament.base_seed), standings.add,
+                                  standings.progress_text)
+        ratings = {rating.name: rating for rating in standings.ratings(args.vs)}
+        rows = [_row(point, names, ratings[point.bot]) for point in points]
+    else:
+        tallies = {point.bot: HeadToHead(point.bot, args.vs) for point in points}
+        jobs = interleave([paired_jobs(point.bot, args.vs, pairs, tournament.base_seed)
+                           for point in points])
+        def on_record(record: dict) -> bool:
+            tallies[next(name for name in record["seats"] if name != args.vs)].add(record)
+            return False
+        def progress() -> str:
+            best = max(tallies.values(), key=lambda tally: tally.points / max(tally.games, 1))
+            return f"best so far {best.first} {best.points / max(best.games, 1):.0%}"
+        outcome = tournament.play(jobs, on_record, progress)
+        rows = [_row(point, names, tallies[point.bot]) for point in points]
+    best = _best(rows)
+    if args.csv:
+        _write_csv(args.csv, names, rows)
+    if args.plot and _have_matplotlib():
+        _plot(args.plot, names, rows, args)
+    if args.json:
+        print(json.dumps({"parameters": names, "points": rows, "best": best,
+                          "opponent": args.vs, "league": args.league,
+                          "seed": tournament.base_seed, "interrupted": outcome.interrupted}))
+    else:
+        print("\n".join(_table_lines(names, rows, best, args) + tournament.status_lines(outcome)))
+        for path, what in ((args.csv, "csv"), (args.plot if _have_matplotlib() else None, "plot")):
+            if path:
+                print(f"{what}: {path}")
+        if args.plot and not _have_matplotlib():
+            print(f"plot: not drawn, matplotlib is missing ({PLOT_HINT})")
+    return 130 if outcome.interrupted else 0
+
+
+def _row(point: GridPoint, names: list[str], source) -> dict:
+    """One table row from a HeadToHead (vs the opponent) or a Rating (league)."""
+    if isinstance(source, HeadToHead):
+        estimate, _ = source.elo()
+        games, score = source.games, (source.points / source.games if source.games else None)
+        elo, low, high = estimate.elo, estimate.low, estimate.high
+    else:
+        games, score, elo, low, high = source.games, source.score, source.elo, source.low, source.high
+    def clean(value: float) -> float | None:
+        return round(value, 1) if math.isfinite(value) else None
+    return {"bot": point.bot, **dict(zip(names, point.values)), "games": games,
+            "score": None if score is None else round(score, 4),
+            "elo": clean(elo) if games else None, "elo_low": clean(low) if games else None,
+            "elo_high": clean(high) if games else None}
+
+
+def _best(rows: list[dict]) -> str | None:
+    rated = [row for row in rows if row["elo"] is not None]
+    return max(rated, key=lambda row: row["elo"])["bot"] if rated else None
+
+
+def _table_lines(names: list[str], rows: list[dict], best: str | None, args) -> list[str]:
+    against = f"vs {args.vs}" if not args.league else \
+        ("league, " + (f"{args.vs} = 0" if args.vs else "mean 0"))
+    widths = [max(len(name), *(len(str(row[name])) for row in rows)) for name in names]
+    head = "  ".join(f"{name:>{width}}" for name, width in zip(names, widths))
+    lines = [f"sweep {args.template!r} ({against}), {pair_count(args.games) * 2} games per "
+             f"{'matchup' if args.league else 'point'}",
+             f"   {head}  {'games':>5}  {'score':>6}  {'Elo':>7}  95 % interval"]
+    for row in rows:
+        cells = "  ".join(f"{row[name]:>{width}}" for name, width in zip(names, widths))
+        score = f"{row['score']:>6.1%}" if row["score"] is not None else f"{'-':>6}"
+        mark = " *" if row["bot"] == best else "  "
+        elo = format_elo(row["elo"], "-")
+        lines.append(f"{mark} {cells}  {row['games']:>5}  {score}  {elo:>7}  "
+                     f"{format_bounds(row['elo_low'], row['elo_high'])}")
+    if best is not None:
+        lines.append(f"* best: {best}")
+    return lines
+
+
+def _write_csv(path: str, names: list[str], rows: list[dict]) -> None:
+    fields = names + ["bot", "games", "score", "elo", "elo_low", "elo_high"]
+    try:
+        with open(path, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=fields)
+            writer.writeheader()
+            writer.writerows(rows)
+    except OSError as error:
+        raise UsageError(f"--csv {path!r}: {error.strerror}") from None
+
+
+def _have_matplotlib() -> bool:
+    try:
+        import matplotlib  # noqa: F401
+    except ImportError:
+        return False
+    return True
+
+
+def _plot(path: str, names: list[str], rows: list[dict], args) -> None:
+    """Elo with 95 % error bars against the first parameter, one line per value of the rest."""
+    import matplotlib
+    matplotlib.use("Agg")
+    from matplotlib import pyplot
+
+    first = names[0]
+    numeric = all(_is_number(row[first]) for row in rows)
+    labels = list(dict.fromkeys(row[first] for row in rows))
+    figure, axes = pyplot.subplots(figsize=(7, 4.5))
+    series: dict[tuple, list[dict]] = {}
+    for row in rows:
+        series.setdefault(tuple(row[name] for name in names[1:]), []).append(row)
+    for rest, members in series.items():
+        members = [row for row in members if row["elo"] is not None]
+        xs = [float(row[first]) if numeric else labels.index(row[first]) for row in members]
+        ys = [row["elo"] for row in members]
+        below = [row["elo"] - (row["elo_low"] if row["elo_low"] is not None else row["elo"] - 800)
+                 for row in members]
+        above = [(row["elo_high"] if row["elo_high"] is not None else row["elo"] + 800)
+                 - row["elo"] for row in members]
+        label = ", ".join(f"{name}={value}" for name, value in zip(names[1:], rest)) or None
+        axes.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4, label=label)
+    axes.axhline(0, color="grey", linewidth=0.8)
+    if not numeric:
+        axes.set_xticks(range(len(labels)), labels)
+    elif len(labels) <= 20:
+        axes.set_xticks(sorted({float(label) for label in labels}), labels=None)
+        axes.set_xticklabels(sorted(labels, key=float))
+    axes.set_xlabel(first)
+    axes.set_ylabel("Elo" + (f" vs {args.vs}" if args.vs and not args.league else "")
+                    + " (95 % interval)")
+    axes.set_title(f"{args.game}: {args.template}", fontsize=10)
+    if len(series) > 1:
+        axes.legend(fontsize=8)
+    figure.tight_layout()
+    try:
+        figure.savefig(path)
+    except (OSError, ValueError) as error:
+        raise UsageError(f"--plot {path!r}: {error}") from None
+    finally:
+        pyplot.close(figure)
+
+
+def _is_number(text: str) -> bool:
+    try:
+        float(text)
+    except ValueError:
+        return False
+    return True
