@@ -4,6 +4,7 @@ Stdlib only: a bundled bot inlines this module.
 """
 from __future__ import annotations
 
+import os
 import sys
 import time
 
@@ -31,6 +32,24 @@ def report(**figures) -> None:
     sys.stderr.flush()
 
 
+STARTUP_MS = 50         # interpreter start before this module's import when /proc cannot tell (~25 ms)
+
+
+def _process_start() -> float:
+    """The ``perf_counter`` time this process started: from /proc on Linux, else an estimate."""
+    now = time.perf_counter()
+    try:
+        with open("/proc/self/stat") as stat:
+            ticks = int(stat.read().rsplit(")", 1)[1].split()[19])
+        age = time.clock_gettime(time.CLOCK_BOOTTIME) - ticks / os.sysconf("SC_CLK_TCK")
+    except (OSError, ValueError, IndexError, AttributeError):
+        return now - STARTUP_MS / 1000
+    return now - min(max(age, 0.0), 1.0)
+
+
+_STARTED = _process_start()
+
+
 class TurnClock:
     """Deadlines for a bot's turns: ``first_ms`` on its first turn, ``turn_ms`` after, less a margin."""
 
@@ -42,11 +61,40 @@ class TurnClock:
         self.started = 0.0
 
     def start_turn(self) -> float:
-        """Mark the turn's start (call right after its first input line); returns the deadline."""
+        """Mark the turn's start (call right after its first input line); returns the deadline.
+
+        The first turn's budget also pays for the bot's start-up (the referee's clock runs from
+        its first send), so it is counted from when the process started.
+        """
         self.started = time.perf_counter()
-        budget = self.first_ms if self.turns == 0 else self.turn_ms
+        if self.turns == 0:
+            # ...and 10 % of it is left for jitter that only a long first search runs into
+            origin, budget = min(self.started, _STARTED), self.first_ms * 0.9
+        else:
+            origin, budget = self.started, self.turn_ms
         self.turns += 1
-        return self.started + max(budget - self.margin_ms, 1) / 1000
+        return origin + max(budget - self.margin_ms, 1) / 1000
 
     def elapsed_ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000
+
+
+def add_budget_arguments(parser, *, unit: str, first_turn_ms: int = 1000, turn_ms: int = 100,
+                         margin_ms: int = 15) -> None:
+    """--seed, --iterations (a fixed, clock-free budget of ``unit`` per turn), and the clock's
+    --first-turn-ms, --turn-ms and --margin-ms, defaulting to the game's time control."""
+    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
+    parser.add_argument("--iterations", type=int, default=None, metavar="N",
+                        help=f"search exactly N {unit} per turn and ignore the clock "
+                             "(deterministic with --seed; default: stop at the deadline)")
+    parser.add_argument("--first-turn-ms", type=float, default=first_turn_ms, metavar="MS",
+                        help=f"budget of the first turn (default: {first_turn_ms})")
+    parser.add_argument("--turn-ms", type=float, default=turn_ms, metavar="MS",
+                        help=f"budget of every later turn (default: {turn_ms})")
+    parser.add_argument("--margin-ms", type=float, default=margin_ms, metavar="MS",
+                        help=f"stop searching this long before the budget ends (default: {margin_ms})")
+
+
+def clock_from(options) -> TurnClock:
+    """The TurnClock of options made by ``add_budget_arguments``."""
+    return TurnClock(options.first_turn_ms, options.turn_ms, options.margin_ms)

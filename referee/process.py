@@ -103,6 +103,7 @@ class BotProcess:
         self._closed = False
         self._stderr_lock = threading.Lock()
         self._tick_lock = threading.Lock()
+        self._owner = threading.get_ident()
         self._stderr_tail = bytearray()
         self._stderr_dropped = 0
         self._last_stderr = b""
@@ -421,14 +422,26 @@ class BotProcess:
         return lines[-1][:200] if lines else ""
 
     # -- the end ---------------------------------------------------------------
+    def kill(self) -> None:
+        """End the bot's process tree now (any thread); its pipes stay open until ``close()``."""
+        kill_tree(self.pid, self.marker)
+
     def close(self) -> None:
-        """End the bot and every process it started. Safe to call twice, from any thread."""
+        """End the bot and every process it started. Safe to call twice, from any thread.
+
+        From another thread than the one that started the bot (which may be
+        inside ``send``/``read_line``) it only kills: that thread's own close()
+        releases the pipes, so no descriptor is closed under its feet.
+        """
         if self._closed:
+            return
+        if threading.get_ident() != self._owner and _thread_alive(self._owner):
+            self.kill()
             return
         self._closed = True
         _live.discard(self)
         monitor.discard(self)
-        kill_tree(self.pid, self.marker)
+        self.kill()
         try:
             self._proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
@@ -458,6 +471,10 @@ class BotProcess:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _thread_alive(ident: int) -> bool:
+    return any(thread.ident == ident for thread in threading.enumerate())
 
 
 def close_all() -> None:

@@ -113,11 +113,26 @@ def test_game_end_and_scores():
 def test_random_playout_plays_legal_games_to_the_end():
     rng = random.Random(2)
     for _ in range(20):
-        black, white = random_playout(*OthelloState().mine_theirs(), rng.random)
-        assert black & white == 0
+        black, white, _, over = random_playout(*OthelloState().mine_theirs(), rng.random)
+        assert black & white == 0 and over
         assert not legal_moves(black, white) and not legal_moves(white, black)
-    black, white = random_playout(*OthelloState().mine_theirs(), rng.random, max_plies=10)
-    assert (black | white).bit_count() == 14
+    black, white, black_to_move, over = random_playout(*OthelloState().mine_theirs(), rng.random,
+                                                       max_plies=10)
+    assert (black | white).bit_count() == 14 and not over
+
+
+def test_state_playout_keeps_the_state_consistent():
+    rng = random.Random(4)
+    for plies in (1, 7, 30, 64):
+        state = OthelloState()
+        state.playout(rng.random, plies)
+        mine, theirs = state.mine_theirs()
+        assert state.moves == legal_moves(mine, theirs)
+        assert state.turn == (mine | theirs).bit_count() - 4
+        if state.over:
+            assert not legal_moves(theirs, mine) and not state.moves
+        else:
+            assert state.moves and state.turn == min(plies, 60)
 
 
 def test_codec_round_trip():

@@ -1,8 +1,14 @@
-"""Reading Othello's protocol in a bot: the init block, then one position per turn."""
+"""Reading Othello's protocol in a bot, and the turn loop the search bots share."""
 from __future__ import annotations
 
-from bots.runtime import read_line, read_lines
-from referee.games.othello.codec import SIZE, moves_from_lines, state_from_lines
+import random
+from typing import Callable
+
+from bots.othello._evaluation import OrderedState
+from bots.runtime import add_budget_arguments, answer, clock_from, read_line, read_lines, report
+from bots.search.choice import Choice
+from bots.search.deadline import Deadline
+from referee.games.othello.codec import SIZE, action_text, moves_from_lines, state_from_lines
 from referee.games.othello.rules import OthelloState
 
 
@@ -21,3 +27,32 @@ def read_turn(my_id: int) -> tuple[OthelloState, list[int]]:
     lines.append(read_line())
     lines.extend(read_lines(int(lines[-1])))
     return state_from_lines(my_id, lines), moves_from_lines(lines)
+
+
+def add_clock_arguments(parser, unit: str) -> None:
+    """--seed, --iterations and the clock options with Othello's defaults.
+
+    The first turn defaults to half the referee's 1000 ms: the referee's clock starts before
+    the interpreter has even imported the bot, which takes a good share of that on a busy machine.
+    """
+    add_budget_arguments(parser, unit=unit, first_turn_ms=500, turn_ms=100, margin_ms=20)
+
+
+Search = Callable[[OrderedState, "Deadline | None", random.Random], Choice]
+
+
+def play_turns(options, search: Search) -> None:
+    """Answer every turn with ``search``'s choice; [PDATA] iterations, depth and elapsed_ms.
+
+    With ``--iterations`` the search gets no deadline, so its answer depends only on the seed.
+    """
+    rng = random.Random(options.seed)
+    clock = clock_from(options)
+    my_id = read_init()
+    while True:
+        state, _ = read_turn(my_id)
+        deadline_at = clock.start_turn()
+        deadline = None if options.iterations is not None else Deadline(deadline_at)
+        choice = search(OrderedState.of(state), deadline, rng)
+        answer(action_text(choice.action))
+        report(iterations=choice.iterations, depth=choice.depth, elapsed_ms=round(clock.elapsed_ms(), 1))

@@ -111,11 +111,12 @@ def squares_of(mask: int) -> list[int]:
     return squares
 
 
-def random_playout(mine: int, theirs: int, rng_random, max_plies: int = 64) -> tuple[int, int]:
-    """Play uniformly random moves (passes included) from ``(mine, theirs)``, ``mine`` to move.
+def random_playout(mine: int, theirs: int, rng_random, max_plies: int = 64) -> tuple[int, int, bool, bool]:
+    """Play uniformly random moves (passing when forced) from ``(mine, theirs)``, ``mine`` to move.
 
-    Stops at the end of the game or after ``max_plies`` moves; returns the final boards in the
-    same order (``mine`` first). ``rng_random`` is a bound ``random.Random().random``.
+    Stops at the end of the game or after ``max_plies`` moves. Returns the final boards in the
+    same order (``mine`` first), whether the side of ``mine`` is to move, and whether the game
+    is over. ``rng_random`` is a bound ``random.Random().random``.
     """
     legal, flips_of = legal_moves, flips
     first_to_move = True
@@ -138,17 +139,22 @@ def random_playout(mine: int, theirs: int, rng_random, max_plies: int = 64) -> t
         mine, theirs = theirs ^ turned, mine | turned | bit
         first_to_move = not first_to_move
         plies += 1
-    return (mine, theirs) if first_to_move else (theirs, mine)
+    else:
+        passed = not legal(mine, theirs) and not legal(theirs, mine)
+    if first_to_move:
+        return mine, theirs, True, passed
+    return theirs, mine, False, passed
 
 
 class OthelloState:
     """A position: both boards, the side to move (0 = black), the turn counter, the last move."""
 
-    __slots__ = ("boards", "to_move", "turn", "last_move", "passes", "over")
+    __slots__ = ("boards", "to_move", "turn", "last_move", "passes", "over", "moves")
 
     def __init__(self) -> None:
         self.boards = [START_BLACK, START_WHITE]
         self.to_move = 0
+        self.moves = legal_moves(START_BLACK, START_WHITE)     # the side to move's legal moves
         self.turn = 0
         self.last_move = -1          # the last square played (-1 before the first move)
         self.passes = 0              # automatic passes so far
@@ -164,8 +170,9 @@ class OthelloState:
         return state
 
     def clone(self) -> "OthelloState":
-        other = OthelloState.__new__(OthelloState)
+        other = type(self).__new__(type(self))
         other.boards = self.boards[:]
+        other.moves = self.moves
         other.to_move = self.to_move
         other.turn = self.turn
         other.last_move = self.last_move
@@ -179,10 +186,8 @@ class OthelloState:
         return self.boards[seat], self.boards[1 - seat]
 
     def moves_mask(self) -> int:
-        if self.over:
-            return 0
-        mine, theirs = self.mine_theirs()
-        return legal_moves(mine, theirs)
+        """The side to move's legal moves as a mask (0 once the game is over)."""
+        return self.moves
 
     # -- the State interface --------------------------------------------------
     def acting_seats(self) -> tuple[int, ...]:
@@ -206,13 +211,28 @@ class OthelloState:
     def _settle(self) -> None:
         """Pass for a side to move without a move; end the game when neither side can move."""
         mine, theirs = self.mine_theirs()
-        if legal_moves(mine, theirs):
+        moves = legal_moves(mine, theirs)
+        if not moves:
+            moves = legal_moves(theirs, mine)
+            if moves:
+                self.to_move = 1 - self.to_move
+                self.passes += 1
+            else:
+                self.over = True
+        self.moves = moves
+
+    def playout(self, rng_random, max_plies: int = 64) -> None:
+        """Random moves to the end, or for ``max_plies`` moves (fast: no per-move bookkeeping)."""
+        if self.over:
             return
-        if legal_moves(theirs, mine):
-            self.to_move = 1 - self.to_move
-            self.passes += 1
-        else:
-            self.over = True
+        before = (self.boards[0] | self.boards[1]).bit_count()
+        mine, theirs, same_side, _ = random_playout(*self.mine_theirs(), rng_random, max_plies)
+        seat = self.to_move
+        self.boards[seat], self.boards[1 - seat] = mine, theirs
+        self.turn += (mine | theirs).bit_count() - before
+        if not same_side:
+            self.to_move = 1 - seat
+        self._settle()
 
     def apply(self, actions) -> None:
         self.play(actions[0])
