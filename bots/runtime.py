@@ -85,7 +85,7 @@ def add_budget_arguments(parser, *, unit: str, first_turn_ms: int = 1000, turn_m
     --first-turn-ms, --turn-ms and --margin-ms, defaulting to the game's time control."""
     parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
     parser.add_argument("--iterations", type=int, default=None, metavar="N",
-                        help=f"search exactly N {unit} per turn and ignore the clock "
+                        help=f"a fixed budget of N {unit} per turn, no clock "
                              "(deterministic with --seed; default: stop at the deadline)")
     parser.add_argument("--first-turn-ms", type=float, default=first_turn_ms, metavar="MS",
                         help=f"budget of the first turn (default: {first_turn_ms})")

@@ -3,24 +3,16 @@ from __future__ import annotations
 
 import argparse
 
-from bots.othello._evaluation import add_evaluation_arguments, evaluation_from
-from bots.othello._input import add_clock_arguments, play_turns
+from bots.othello.minimax import fixed_depth_main, fixed_depth_parser
 from bots.search.alternating import alphabeta
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--depth", type=int, default=3, help="plies searched (default: 3)")
-    add_evaluation_arguments(parser)
-    add_clock_arguments(parser, "nodes")
-    return parser
+    return fixed_depth_parser(__doc__, depth=3)
 
 
 def main(argv: list[str] | None = None) -> None:
-    options = build_parser().parse_args(argv)
-    evaluate = evaluation_from(options).value
-    play_turns(options, lambda state, deadline, rng: alphabeta(
-        state, options.depth, evaluate=evaluate, deadline=deadline, iterations=options.iterations))
+    fixed_depth_main(alphabeta, build_parser(), argv)
 
 
 if __name__ == "__main__":

@@ -3,9 +3,8 @@ from __future__ import annotations
 
 import argparse
 
-from bots.othello._evaluation import add_evaluation_arguments, disc_value, evaluation_from
-from bots.othello._input import add_clock_arguments, play_turns
-from bots.othello.pmc import fast_playout
+from bots.othello._input import play_turns
+from bots.othello.pmc import add_playout_arguments, cut_evaluation, fast_playout
 from bots.search.alternating import mcts
 
 
@@ -14,18 +13,13 @@ def build_parser() -> argparse.ArgumentParser:
     parser.add_argument("--c", type=float, default=1.0, help="UCB1 exploration constant (default: 1.0)")
     parser.add_argument("--expand-threshold", type=int, default=10,
                         help="visits before a leaf's children are added (default: 10)")
-    parser.add_argument("--depth", type=int, default=None,
-                        help="cut playouts after this many moves (default: play to the end)")
-    parser.add_argument("--cut-eval", choices=("discs", "heuristic"), default="discs",
-                        help="how a cut playout is scored (default: discs)")
-    add_evaluation_arguments(parser)
-    add_clock_arguments(parser, "playouts")
+    add_playout_arguments(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     options = build_parser().parse_args(argv)
-    evaluate = disc_value if options.cut_eval == "discs" else evaluation_from(options).value
+    evaluate = cut_evaluation(options)
     play_turns(options, lambda state, deadline, rng: mcts(
         state, rng=rng, deadline=deadline, iterations=options.iterations, c=options.c,
         expand_threshold=options.expand_threshold, playout_depth=options.depth,

@@ -18,22 +18,31 @@ def fast_playout(state, rng, max_turns: int | None) -> None:
     state.playout(rng.random, 64 if max_turns is None else max_turns)
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--playouts-per-action", type=int, default=None, metavar="N",
-                        help="at most N playouts per legal move (default: until the budget ends)")
+def add_playout_arguments(parser: argparse.ArgumentParser) -> None:
+    """--depth and --cut-eval (with the evaluation's weights), shared with the MCTS bot."""
     parser.add_argument("--depth", type=int, default=None,
                         help="cut playouts after this many moves (default: play to the end)")
     parser.add_argument("--cut-eval", choices=("discs", "heuristic"), default="discs",
                         help="how a cut playout is scored (default: discs)")
     add_evaluation_arguments(parser)
     add_clock_arguments(parser, "playouts")
+
+
+def cut_evaluation(options):
+    return disc_value if options.cut_eval == "discs" else evaluation_from(options).value
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--playouts-per-action", type=int, default=None, metavar="N",
+                        help="at most N playouts per legal move (default: until the budget ends)")
+    add_playout_arguments(parser)
     return parser
 
 
 def main(argv: list[str] | None = None) -> None:
     options = build_parser().parse_args(argv)
-    evaluate = disc_value if options.cut_eval == "discs" else evaluation_from(options).value
+    evaluate = cut_evaluation(options)
     play_turns(options, lambda state, deadline, rng: pmc(
         state, rng=rng, deadline=deadline, iterations=options.iterations,
         playouts_per_action=options.playouts_per_action, playout_depth=options.depth,
