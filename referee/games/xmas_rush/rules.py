@@ -176,7 +176,7 @@ class XmasRushState:
 
     def apply(self, actions) -> None:
         """One game turn: the item check after the input was sent, both actions, the next turn's start."""
-        self._check_items()
+        self.collect_items()
         first, second = actions
         if not self.turn & 1:
             self._push_turn(first, second)
@@ -226,7 +226,7 @@ class XmasRushState:
                 decks[seat] = decks[seat][:len(decks[seat]) - count]
         self.quests, self.decks = tuple(quests), tuple(decks)
 
-    def _check_items(self) -> None:
+    def collect_items(self) -> None:
         """The referee's ``checkForFinishedItems``: collect a revealed quest item under a player."""
         board = self.board
         for seat in (0, 1):
@@ -252,15 +252,15 @@ class XmasRushState:
             self.stale = 0
             self.push_line(0, first)
             self.push_line(1, second)
-            self._check_items()
+            self.collect_items()
             return
         self.stale = 0
         (row_seat, row), (column_seat, column) = ((0, first), (1, second)) if first_row else \
             ((1, second), (0, first))
         self.push_line(row_seat, row)           # the row first, then the column
-        self._check_items()
+        self.collect_items()
         self.push_line(column_seat, column)
-        self._check_items()
+        self.collect_items()
 
     def push_line(self, seat: int, push: Push) -> None:
         """``seat`` inserts its hand tile with ``push``; the popped tile (and item) becomes its hand."""
