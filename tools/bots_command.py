@@ -19,6 +19,7 @@ def run(args) -> int:
             if not action.option_strings or "--help" in action.option_strings:
                 continue
             flag = "/".join(action.option_strings)
-            default = "" if action.default is None else f" (default: {action.default})"
+            documented = "(default" in (action.help or "")
+            default = "" if action.default is None or documented else f" (default: {action.default})"
             print(f"    {flag:<22} {action.help or ''}{default}")
     return 0

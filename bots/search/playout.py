@@ -1,0 +1,66 @@
+"""Values of positions and random playouts, shared by the Monte Carlo searches.
+
+A value is a float in [0, 1] for one seat: 1 a win, 0.5 a draw, 0 a loss. An *evaluation* is
+any ``evaluate(state, seat) -> float`` in [0, 1] that scores positions the playouts cut short;
+the UCB1 constants assume that range. Single-player searches take raw scores instead.
+"""
+from __future__ import annotations
+
+from typing import Any, Callable, Protocol
+
+Evaluate = Callable[[Any, int], float]
+
+
+class Playout(Protocol):
+    def __call__(self, state: Any, rng: Any, max_turns: int | None) -> None: ...
+
+
+def outcome_value(state, seat: int) -> float:
+    """The seat's result by rank among the scores: 1 alone on top, 0 alone at the bottom.
+
+    Ties count half (two seats: win 1, draw 0.5, loss 0). A game that is not over scores 0.5
+    for every seat of a multi-seat game; a single-player game scores its raw score.
+    """
+    scores = state.scores()
+    if len(scores) == 1:
+        return float(scores[0])
+    if not state.is_over():
+        return 0.5
+    mine = scores[seat]
+    below = sum(1 for score in scores if score < mine)
+    level = sum(1 for score in scores if score == mine) - 1
+    return (below + 0.5 * level) / (len(scores) - 1)
+
+
+def seat_values(state, seats: int, evaluate: Evaluate | None) -> tuple[float, ...]:
+    """Each seat's value of ``state``: the outcome when it is over, else ``evaluate`` (or 0.5)."""
+    if state.is_over() or evaluate is None:
+        return tuple(outcome_value(state, seat) for seat in range(seats))
+    return tuple(evaluate(state, seat) for seat in range(seats))
+
+
+def random_playout(state, rng, max_turns: int | None = None) -> None:
+    """Play uniformly random legal actions for every acting seat until the game ends.
+
+    Stops after ``max_turns`` calls of ``apply`` when given. Mutates ``state``.
+    """
+    rand = rng.random
+    turns = 0
+    limit = max_turns if max_turns is not None else -1
+    while turns != limit and not state.is_over():
+        seats = state.acting_seats()
+        if len(seats) == 1:
+            legal = state.legal_actions(seats[0])
+            state.apply((legal[int(rand() * len(legal))],))
+        else:
+            joint = []
+            for seat in seats:
+                legal = state.legal_actions(seat)
+                joint.append(legal[int(rand() * len(legal))])
+            state.apply(joint)
+        turns += 1
+
+
+def seat_count(state) -> int:
+    """How many seats ``state`` has (the length of its score vector)."""
+    return len(state.scores())

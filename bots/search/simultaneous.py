@@ -1,0 +1,219 @@
+"""Searches for simultaneous-move games: DUCT, open-loop MCTS, and primitive Monte Carlo (``pmc``).
+
+``seat`` is the seat to choose for; every acting seat's action is applied together (in the
+order of ``state.acting_seats()``). Values are in [0, 1] per seat (see ``bots.search.playout``);
+DUCT keeps each seat's statistics separately, so the evaluations need not sum to 1.
+"""
+from __future__ import annotations
+
+import math
+from typing import Any, Mapping, Sequence
+
+from bots.search.choice import Choice
+from bots.search.deadline import Budget, Deadline
+from bots.search.montecarlo import choice_by, pmc
+from bots.search.playout import Evaluate, random_playout, seat_count, seat_values
+
+__all__ = ["JointNode", "duct", "mcts", "pmc", "run_duct"]
+
+
+class JointNode:
+    """A DUCT node: per acting seat, its actions and its own visit counts and value sums.
+
+    ``children`` maps the joint action's mixed-radix index to the child; a leaf (``actions``
+    None) only counts its visits in ``visits_here`` until it is expanded.
+    """
+
+    __slots__ = ("seats", "actions", "visits", "totals", "tried", "children", "visits_here")
+
+    def __init__(self) -> None:
+        self.seats: tuple[int, ...] = ()
+        self.actions: list[list] | None = None
+        self.visits: list[list[int]] = []
+        self.totals: list[list[float]] = []
+        self.tried: list[int] = []
+        self.children: dict[int, JointNode] = {}
+        self.visits_here = 0
+
+    def expand(self, state, restrict: Mapping[int, Sequence] | None = None) -> None:
+        self.seats = tuple(state.acting_seats())
+        self.actions = [list(restrict[seat]) if restrict and seat in restrict else state.legal_actions(seat)
+                        for seat in self.seats]
+        self.visits = [[0] * len(actions) for actions in self.actions]
+        self.totals = [[0.0] * len(actions) for actions in self.actions]
+        self.tried = [0] * len(self.seats)
+        self.visits_here = 0
+
+    def select(self, c: float) -> tuple[int, list[int]]:
+        """Each seat's own UCB1 choice (untried actions first): the joint key and the indices."""
+        indices = []
+        key = 0
+        spread = 2.0 * math.log(self.visits_here) if self.visits_here > 1 else 0.0
+        sqrt = math.sqrt
+        for position, actions in enumerate(self.actions):
+            width = len(actions)
+            tried = self.tried[position]
+            if tried < width:
+                best = tried
+                self.tried[position] = tried + 1
+            else:
+                best, best_score = 0, -math.inf
+                visits = self.visits[position]
+                index = 0
+                for total in self.totals[position]:
+                    count = visits[index]
+                    score = total / count + c * sqrt(spread / count)
+                    if score > best_score:
+                        best, best_score = index, score
+                    index += 1
+            indices.append(best)
+            key = key * width + best
+        return key, indices
+
+
+def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
+         c: float = 1.0, expand_threshold: int = 5, playout_depth: int | None = None,
+         evaluate: Evaluate | None = None, playout=random_playout,
+         root_actions: Mapping[int, Sequence[Any]] | None = None) -> Choice:
+    """Decoupled UCT: every acting seat picks its own action by UCB1 on its own statistics.
+
+    ``w/n + c*sqrt(2 ln t / n)`` per seat, where ``w`` sums that seat's values (so non-zero-sum
+    evaluations are fine); a leaf is played out from until it has ``expand_threshold`` visits;
+    the final action is ``seat``'s most visited one. ``root_actions`` restricts some seats'
+    actions at the root (the hybrid search's pruning). ``iterations`` counts playouts.
+    """
+    root = JointNode()
+    root.expand(state, root_actions)
+    if seat not in root.seats:
+        raise ValueError(f"seat {seat} does not act in this position (acting: {root.seats})")
+    position = root.seats.index(seat)
+    actions = root.actions[position]
+    if len(actions) == 1:
+        return Choice(actions[0], 0, 0, 0.5)
+    budget = Budget(deadline, iterations)
+    deepest = run_duct(root, state, budget, rng, c, max(expand_threshold, 1), playout_depth, evaluate, playout)
+    return choice_by(actions, root.totals[position], root.visits[position], budget.used, deepest,
+                     by_visits=True)
+
+
+def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: int,
+             playout_depth: int | None, evaluate: Evaluate | None, playout) -> int:
+    """DUCT iterations from an expanded ``root`` until ``budget`` ends; returns the depth reached."""
+    seats = seat_count(state)
+    deepest = 0
+    while budget.spend():
+        current = state.clone()
+        node = root
+        path = []
+        while node.actions is not None:
+            key, indices = node.select(c)
+            acting = node.actions
+            current.apply(tuple([acting[position][index] for position, index in enumerate(indices)]))
+            path.append((node, indices))
+            child = node.children.get(key)
+            if child is None:
+                child = node.children[key] = JointNode()
+            node = child
+        if len(path) > deepest:
+            deepest = len(path)
+        if not current.is_over():
+            node.visits_here += 1
+            if node.visits_here >= threshold:
+                node.expand(current)
+            playout(current, rng, playout_depth)
+        rewards = seat_values(current, seats, evaluate)
+        for visited, indices in path:
+            visited.visits_here += 1
+            position = 0
+            for index in indices:
+                visited.visits[position][index] += 1
+                visited.totals[position][index] += rewards[visited.seats[position]]
+                position += 1
+    return deepest
+
+
+class _OwnNode:
+    """An open-loop node: one of the searching seat's actions; the other seats stay random."""
+
+    __slots__ = ("action", "children", "visits", "total", "expanded_at")
+
+    def __init__(self, action) -> None:
+        self.action = action
+        self.children: list[_OwnNode] | None = None
+        self.visits = 0
+        self.total = 0.0
+        self.expanded_at = 0
+
+    def expand(self, actions) -> None:
+        self.children = [_OwnNode(action) for action in actions]
+        self.expanded_at = self.visits
+
+    def select(self, c: float) -> "_OwnNode":
+        for child in self.children:
+            if child.visits == 0:
+                return child
+        spread = 2.0 * math.log(max(self.visits - self.expanded_at, 1))
+        sqrt = math.sqrt
+        best, best_score = None, -math.inf
+        for child in self.children:
+            score = child.total / child.visits + c * sqrt(spread / child.visits)
+            if score > best_score:
+                best, best_score = child, score
+        return best
+
+
+def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
+         c: float = 1.0, expand_threshold: int = 5, playout_depth: int | None = None,
+         evaluate: Evaluate | None = None, playout=random_playout) -> Choice:
+    """MCTS over ``seat``'s own actions only; the other seats' moves are random, part of the
+    environment (open loop: each iteration replays the path with fresh random replies).
+
+    A tree action that the sampled position does not allow ends the descent there.
+    """
+    actions = state.legal_actions(seat)
+    if len(actions) == 1:
+        return Choice(actions[0], 0, 0, 0.5)
+    root = _OwnNode(None)
+    root.expand(actions)
+    budget = Budget(deadline, iterations)
+    seats = seat_count(state)
+    threshold = max(expand_threshold, 1)
+    rand = rng.random
+    deepest = 0
+    while budget.spend():
+        current = state.clone()
+        node = root
+        path = [root]
+        while not current.is_over():
+            acting = current.acting_seats()
+            mine = seat in acting
+            if mine and node.children is None:
+                if node.visits + 1 >= threshold:
+                    node.expand(current.legal_actions(seat))
+                break
+            joint = []
+            for other in acting:
+                if other == seat:
+                    child = node.select(c)
+                    if child.action not in current.legal_actions(seat):
+                        break
+                    joint.append(child.action)
+                else:
+                    legal = current.legal_actions(other)
+                    joint.append(legal[int(rand() * len(legal))])
+            if len(joint) < len(acting):
+                break
+            current.apply(tuple(joint))
+            if mine:
+                node = child
+                path.append(node)
+        if len(path) - 1 > deepest:
+            deepest = len(path) - 1
+        playout(current, rng, playout_depth)
+        reward = seat_values(current, seats, evaluate)[seat]
+        for visited in path:
+            visited.visits += 1
+            visited.total += reward
+    children = root.children
+    return choice_by([child.action for child in children], [child.total for child in children],
+                      [child.visits for child in children], budget.used, deepest, by_visits=True)

@@ -1,0 +1,16 @@
+"""Plain minimax, deepened one ply at a time until the turn's time runs out (or the game is solved)."""
+from __future__ import annotations
+
+from bots.tictactoe._play import deepening_parser, play_deepening
+
+
+def build_parser():
+    return deepening_parser(__doc__)
+
+
+def main(argv: list[str] | None = None) -> None:
+    play_deepening(build_parser().parse_args(argv), pruned=False)
+
+
+if __name__ == "__main__":
+    main()
