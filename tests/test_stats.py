@@ -24,9 +24,12 @@ def test_elo_of_even_score_is_zero_and_symmetric():
     assert stats.elo_from_score(stats.score_from_elo(123.4)) == pytest.approx(123.4)
 
 
-def test_a_perfect_score_has_an_unbounded_interval():
+def test_a_perfect_score_is_unbounded_above_with_a_wilson_lower_bound():
     estimate = stats.elo_trinomial(10, 0, 0)
     assert estimate.elo == math.inf and estimate.high == math.inf
+    assert estimate.low == pytest.approx(stats.elo_from_score(stats.wilson(10, 10)[0]))
+    assert 0 < estimate.low < 1000, "ten wins out of ten: clearly stronger, by how much unknown"
+    assert stats.elo_trinomial(0, 0, 10).high == pytest.approx(-estimate.low)
     assert stats.elo_trinomial(0, 0, 0).stderr == math.inf
 
 

@@ -68,12 +68,14 @@ def _estimate(counts: Sequence[float], values: Sequence[float]) -> EloEstimate:
     if total == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, math.inf)
     stderr = math.sqrt(variance / total)
-    # an end past 0 or 1 is unbounded (shown as inf), not the Elo of a clamped score
-    low = elo_from_score(score - Z95 * stderr)
-    high = elo_from_score(score + Z95 * stderr)
-    if stderr == 0:                        # all games alike: no spread measured, no bound
-        low, high = (-math.inf if score < 1 else low), (math.inf if score > 0 else high)
-    return EloEstimate(elo_from_score(score), low, high, score, stderr)
+    if stderr > 0:
+        # an end past 0 or 1 is unbounded (inf), not the Elo of a clamped score
+        low, high = score - Z95 * stderr, score + Z95 * stderr
+    else:
+        # every sample alike (all won, say): the normal interval has no width; Wilson's does
+        low, high = wilson(score * total, total)
+    return EloEstimate(elo_from_score(score), elo_from_score(low), elo_from_score(high), score,
+                       stderr)
 
 
 def elo_trinomial(wins: int, draws: int, losses: int) -> EloEstimate:

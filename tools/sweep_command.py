@@ -159,8 +159,13 @@ def _row(point: GridPoint, names: list[str], source) -> dict:
 
 
 def _best(rows: list[dict]) -> str | None:
-    rated = [row for row in rows if row["elo"] is not None]
-    return max(rated, key=lambda row: row["elo"])["bot"] if rated else None
+    """The point with the highest Elo (an unbounded one, all won or all lost, by its score)."""
+    played = [row for row in rows if row["games"]]
+    def key(row: dict) -> tuple[float, float]:
+        elo = row["elo"] if row["elo"] is not None else \
+            (math.inf if row["score"] > 0.5 else -math.inf)
+        return elo, row["score"]
+    return max(played, key=key)["bot"] if played else None
 
 
 def _table_lines(names: list[str], rows: list[dict], best: str | None, args) -> list[str]:
@@ -175,7 +180,8 @@ def _table_lines(names: list[str], rows: list[dict], best: str | None, args) -> 
         cells = "  ".join(f"{row[name]:>{width}}" for name, width in zip(names, widths))
         score = f"{row['score']:>6.1%}" if row["score"] is not None else f"{'-':>6}"
         mark = " *" if row["bot"] == best else "  "
-        elo = format_elo(row["elo"], "-")
+        elo = format_elo(row["elo"], "-" if not row["games"] else
+                         "+inf" if row["score"] > 0.5 else "-inf")
         lines.append(f"{mark} {cells}  {row['games']:>5}  {score}  {elo:>7}  "
                      f"{format_bounds(row['elo_low'], row['elo_high'])}")
     if best is not None:

@@ -1,0 +1,102 @@
+"""``botarena sweep``: brace grids, the table with the best point, the CSV and the plot."""
+from __future__ import annotations
+
+import csv
+import importlib.util
+import json
+import subprocess
+import sys
+
+import pytest
+
+from referee.api import UsageError
+from tests.conftest import ROOT, run_cli
+from tools.sweep_command import expand_grid
+
+
+def test_one_list():
+    names, points = expand_grid("hybrid --depth {1,2,3,5,8}")
+    assert names == ["depth"]
+    assert [point.bot for point in points] == [f"hybrid --depth {d}" for d in (1, 2, 3, 5, 8)]
+    assert points[3].values == ("5",)
+
+
+def test_cartesian_product_and_ranges():
+    names, points = expand_grid("duct --c {0.5, 1} --iterations {100..300..100}")
+    assert names == ["c", "iterations"]
+    assert [point.values for point in points] == [("0.5", "100"), ("0.5", "200"), ("0.5", "300"),
+                                                  ("1", "100"), ("1", "200"), ("1", "300")]
+    assert points[0].bot == "duct --c 0.5 --iterations 100"
+    assert [p.values for p in expand_grid("bot --k {3..1}")[1]] == [("3",), ("2",), ("1",)]
+
+
+def test_unnamed_parameters():
+    names, points = expand_grid("bot{1,2} x{a,b}")
+    assert names == ["p1", "p2"] and points[-1].bot == "bot2 xb"
+
+
+@pytest.mark.parametrize("template", ["hybrid --depth 3", "bot --d {1}", "bot --d {1,,2}",
+                                      "bot --d {1..5..0}"])
+def test_bad_templates(template):
+    with pytest.raises(UsageError):
+        expand_grid(template)
+
+
+def test_sweep_against_an_opponent_with_csv(tmp_path):
+    table = tmp_path / "sweep.csv"
+    done = run_cli("sweep", "tictactoe", "random --seed {1,2,3}", "--vs", "random --seed 9",
+                   "-n", "4", "--seed", "3", "--csv", str(table), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    assert summary["parameters"] == ["seed"]
+    assert [row["seed"] for row in summary["points"]] == ["1", "2", "3"]
+    assert all(row["games"] == 4 for row in summary["points"])
+    best = max(summary["points"], key=lambda row: (row["elo"] if row["elo"] is not None else
+                                                   (1e9 if row["score"] > 0.5 else -1e9), row["score"]))
+    assert summary["best"] == best["bot"]
+    with open(table, newline="") as handle:
+        rows = list(csv.DictReader(handle))
+    assert [row["bot"] for row in rows] == [f"random --seed {n}" for n in (1, 2, 3)]
+    assert set(rows[0]) == {"seed", "bot", "games", "score", "elo", "elo_low", "elo_high"}
+
+
+def test_text_table_marks_the_best_point():
+    done = run_cli("sweep", "tictactoe", "random --seed {1,2}", "--vs", "random --seed 9",
+                   "-n", "2", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    marked = [line for line in done.stdout.splitlines() if line.startswith(" *")]
+    assert len(marked) == 1 and "* best: random --seed" in done.stdout
+
+
+def test_sweep_league_rates_points_against_each_other():
+    done = run_cli("sweep", "tictactoe", "random --seed {1,2,3}", "--league", "-n", "2", "--json")
+    assert done.returncode == 0, done.stderr
+    points = json.loads(done.stdout)["points"]
+    assert len(points) == 3 and all(row["games"] == 4 for row in points)
+    assert sum(row["elo"] for row in points) == pytest.approx(0, abs=0.2)
+
+
+def test_sweep_needs_an_opponent_or_league():
+    done = run_cli("sweep", "tictactoe", "random --seed {1,2}")
+    assert done.returncode == 2 and "--vs" in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+def test_plot_is_written(tmp_path):
+    plot = tmp_path / "sweep.png"
+    done = run_cli("sweep", "tictactoe", "random --seed {1,2}", "--vs", "random --seed 9",
+                   "-n", "2", "--plot", str(plot))
+    assert done.returncode == 0, done.stderr
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_without_matplotlib_the_sweep_says_how_to_get_the_plot(tmp_path):
+    plot = tmp_path / "sweep.png"
+    code = ("import sys; sys.modules['matplotlib'] = None; from tools.cli import main; "
+            "sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", code, "sweep", "tictactoe", "random --seed {1,2}",
+                           "--vs", "random --seed 9", "-n", "2", "--plot", str(plot)],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert "pip install 'botarena[plot]'" in done.stderr + done.stdout
+    assert not plot.exists()
