@@ -7,9 +7,10 @@ State API for search code
 - ``turn``: game turns played (0-based; even = PUSH turn, odd = MOVE turn); ``is_push_turn()``.
 - ``acting_seats()`` -> ``(0, 1)``; both act every turn (simultaneous).
 - ``legal_actions(seat)``: PUSH turns: the 28 ``Push(line, direction)`` (always all legal);
-  MOVE turns: ``PASS`` (``Move((), cell)``) plus one ``Move(steps, target)`` per other cell
+  MOVE turns: ``PASS`` (``Move((), cell)``) plus one ``Move(steps, target)`` per cell
   reachable within 20 steps, each path picking up on the way as many of the seat's revealed
-  quest items as the 20 steps allow (``board.plan_moves``).
+  quest items as the 20 steps allow (``board.plan_moves``); the start cell is a target too
+  when a round trip picks something up.
 - ``apply((action0, action1))``: one game turn, exactly as the referee plays it (item check
   after the input, conflicts, row before column, wrap-around, step-by-step moves, reveals).
 - ``is_over()``, ``scores()`` (quests completed per seat), ``end_reason()``, ``winner()``.
