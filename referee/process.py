@@ -1,11 +1,15 @@
 """The only code that starts and talks to a bot process.
 
-A bot runs from an argv list (never a shell) in a session of its own, with a
-marker in its environment that its children inherit (see ``process_tree``). The
+A bot runs from an argv list (never a shell) in a process group of its own (not
+a session of its own: with the scheduler's autogroups on, a new session makes
+every pipe round trip ~8 us slower, see tools/bench_harness.py), with a marker
+in its environment that its children inherit (see ``process_tree``). The
 harness writes a turn's input lines, then reads one answer line against a
 deadline that starts when the input was flushed and stops at the answer's
-newline. stdout and a pidfd of the bot are polled by the calling thread; stderr
-is drained by a thread of its own so that a bot that floods it never blocks.
+newline. stdout, stderr and a pidfd of the bot (it exited) are polled together
+by the calling thread, with no thread per bot: stderr is read as it comes while
+the bot answers, into a 1 MB pipe, so a bot that floods it does not block and is
+not slowed; what it writes between its turns waits in the pipe.
 ``close()`` ends the whole process tree (also children that called ``setsid``
 or double-forked) and is idempotent.
 
@@ -29,9 +33,10 @@ import subprocess
 import threading
 import time
 import weakref
-from dataclasses import dataclass
+from typing import NamedTuple
 
 from referee.api import Fault, UsageError
+from referee.bot_stderr import StderrLog
 from referee.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
                                   resident_bytes)
 from referee.watchdog import monitor
@@ -40,6 +45,7 @@ MAX_LINE_CHARS = 4096           # longest answer line accepted (a game may set l
 STDERR_TAIL_BYTES = 4096        # stderr kept per turn (the tail)
 DEFAULT_MEMORY_MB = 768         # as on CodinGame
 _READ_CHUNK = 65536
+_CPU_SAMPLE_MS = 1.0            # CPU time is read (a few us) only for answers slower than this
 _STDERR_PIPE_BYTES = 1 << 20    # a bigger pipe: fewer wake-ups of the drain thread under a flood
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
@@ -52,6 +58,7 @@ __all__ = ["Answer", "BotFault", "BotProcess", "BotStartError", "DEFAULT_MEMORY_
 
 _live: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
 _serial = itertools.count(1)
+_now = time.perf_counter
 _setup_done = False
 
 
@@ -68,10 +75,11 @@ class BotStartError(UsageError):
     """A bot command cannot be started at all (missing file, no run bit, unknown program)."""
 
 
-@dataclass(frozen=True, slots=True)
-class Answer:
-    """One answer line; ``cpu_ms`` is the bot's CPU time since its previous answer,
-    ``wait_ms`` the time it was runnable but waiting for a CPU (machine overload)."""
+class Answer(NamedTuple):
+    """One answer line and its wall latency. ``cpu_ms``: the bot's CPU time since its
+    previous measured answer; ``wait_ms``: the time it was runnable but waiting for a CPU
+    (machine overload). Both are None for answers faster than 1 ms, where reading them
+    would cost more than the answer (they then count towards the next measured answer)."""
 
     line: str
     latency_ms: float
@@ -98,19 +106,14 @@ class BotProcess:
         self.name = name or " ".join(self.argv)
         self.max_line_chars = max_line_chars
         self.memory_mb = memory_mb or None
-        self._stderr_cap = stderr_tail_bytes
+        self.stderr = StderrLog(stderr_tail_bytes)
         self._buffer = bytearray()
         self._closed = False
-        self._stderr_lock = threading.Lock()
         self._tick_lock = threading.Lock()
         self._owner = threading.get_ident()
-        self._stderr_tail = bytearray()
-        self._stderr_dropped = 0
-        self._last_stderr = b""
-        self.stderr_total_bytes = 0
-        self.pdata: dict[str, str] = {}
         self.memory_exceeded_bytes = 0
         self._cpu_last = 0.0
+        self._cpu_threads = 0.0
         self._wait_last = 0.0
         self.marker = f"{os.getpid()}.{next(_serial)}"
         self._proc = self._start(cwd, env)
@@ -120,24 +123,27 @@ class BotProcess:
             self._limit_memory()
         self._stdin_fd = self._proc.stdin.fileno()
         self._stdout_fd = self._proc.stdout.fileno()
-        os.set_blocking(self._stdin_fd, False)
-        os.set_blocking(self._stdout_fd, False)
+        self._stderr_fd = self._proc.stderr.fileno()
+        for fd in (self._stdin_fd, self._stdout_fd, self._stderr_fd):
+            os.set_blocking(fd, False)
+        try:
+            fcntl.fcntl(self._stderr_fd, _F_SETPIPE_SZ, _STDERR_PIPE_BYTES)
+        except OSError:
+            pass
         self._pidfd = self._open_pidfd()
-        self._poll_out = select.poll()
+        self._poll_out = select.poll()          # stdout, stderr and the pidfd, while answering
         self._poll_out.register(self._stdout_fd, select.POLLIN)
+        self._poll_out.register(self._stderr_fd, select.POLLIN)
         if self._pidfd is not None:
             self._poll_out.register(self._pidfd, select.POLLIN)
+        self._poll_err = select.poll()
+        self._poll_err.register(self._stderr_fd, select.POLLIN)
+        self._stderr_open = True
         self._poll_in = select.poll()
         self._poll_in.register(self._stdin_fd, select.POLLOUT)
         self._stat_fd = self._open_proc("stat")
         self._schedstat_fd = self._open_proc("schedstat")
         self._statm_fd = self._open_proc("statm") if self.memory_mb else None
-        try:
-            fcntl.fcntl(self._proc.stderr.fileno(), _F_SETPIPE_SZ, _STDERR_PIPE_BYTES)
-        except OSError:
-            pass
-        self._drain = threading.Thread(target=self._drain_stderr, name=f"stderr-{self.pid}", daemon=True)
-        self._drain.start()
         if self.memory_mb:
             monitor.add(self)
 
@@ -151,7 +157,7 @@ class BotProcess:
         try:
             return subprocess.Popen(
                 self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=environment, start_new_session=True, close_fds=True)
+                bufsize=0, cwd=cwd, env=environment, process_group=0, close_fds=True)
         except FileNotFoundError:
             if os.sep in program and os.path.isfile(program):
                 raise BotStartError(f"cannot start bot {self.name!r}: the interpreter on the #! line "
@@ -192,27 +198,30 @@ class BotProcess:
             return None
 
     # -- clocks and memory -----------------------------------------------------
-    def _cpu_seconds(self) -> tuple[float | None, float | None]:
+    def _cpu_seconds(self, all_threads: bool = True) -> tuple[float | None, float | None]:
         """(CPU seconds used, seconds spent waiting for a CPU) so far, or None where unknown.
 
-        schedstat is exact (ns) but covers the main thread; stat covers every
-        thread in clock ticks: the larger of the two is kept.
+        schedstat is exact (ns) and cheap but covers the main thread only; stat
+        covers every thread, in clock ticks, and costs a few microseconds: it is
+        read when ``all_threads`` (the caller saw the main thread idle while the
+        bot was busy answering) and the larger total is kept.
         """
         cpu = wait = None
         if self._schedstat_fd is not None:
             try:
-                fields = os.pread(self._schedstat_fd, 128, 0).split()
-                cpu, wait = int(fields[0]) / 1e9, int(fields[1]) / 1e9
+                fields = os.pread(self._schedstat_fd, 64, 0).split(None, 2)
+                cpu, wait = int(fields[0]) * 1e-9, int(fields[1]) * 1e-9
             except (OSError, IndexError, ValueError):
                 pass
-        if self._stat_fd is not None:
+        if all_threads and self._stat_fd is not None:
             try:
                 raw = os.pread(self._stat_fd, 1024, 0)
                 fields = raw[raw.rfind(b")") + 2:].split(None, 14)
-                ticks = (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS   # utime + stime
-                cpu = ticks if cpu is None or ticks > cpu + 2 / _CLOCK_TICKS else cpu
+                self._cpu_threads = (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
             except (OSError, IndexError, ValueError):
                 pass
+        if cpu is None or self._cpu_threads > cpu + 2 / _CLOCK_TICKS:
+            cpu = self._cpu_threads if self._stat_fd is not None else cpu
         return cpu, wait
 
     def tick(self, now: float, full: bool) -> None:
@@ -231,54 +240,39 @@ class BotProcess:
                 kill_tree(self.pid, self.marker)
 
     # -- stderr ----------------------------------------------------------------
-    def _drain_stderr(self) -> None:
-        fd = self._proc.stderr.fileno()
-        carry = b""
-        cap = self._stderr_cap
-        while True:
-            try:
-                chunk = os.read(fd, _READ_CHUNK)
-            except OSError:
-                return
-            if not chunk:
-                return
-            with self._stderr_lock:
-                self.stderr_total_bytes += len(chunk)
-                tail = self._stderr_tail
-                tail += chunk
-                if len(tail) > cap:
-                    self._stderr_dropped += len(tail) - cap
-                    del tail[:-cap]
-                self._last_stderr = (self._last_stderr + chunk)[-1024:]
-            text = carry + chunk if carry else chunk
-            cut = text.rfind(b"\n")
-            if cut < 0:
-                carry = text[-1024:]
-                continue
-            if b"[PDATA]" in text:
-                self._parse_pdata(text[:cut])
-            carry = text[cut + 1:][-1024:]
+    @property
+    def stderr_total_bytes(self) -> int:
+        return self.stderr.total_bytes
 
-    def _parse_pdata(self, block: bytes) -> None:
-        for raw in block.split(b"\n"):
-            start = raw.find(b"[PDATA]")
-            if start < 0:
-                continue
-            key, sep, value = raw[start + 7:].decode("utf-8", "replace").partition("=")
-            if sep and key.strip():
-                self.pdata[key.strip()] = value.strip()
+    @property
+    def pdata(self) -> dict[str, str]:
+        return self.stderr.pdata
+
+    def _drain_stderr(self) -> None:
+        """Read what stderr holds now (it is read while the bot answers, and here)."""
+        while self._stderr_open:
+            try:
+                chunk = os.read(self._stderr_fd, _READ_CHUNK)
+            except BlockingIOError:
+                return
+            except OSError:
+                chunk = b""
+            if not chunk:
+                self._stderr_open = False
+                self._poll_out.unregister(self._stderr_fd)
+                return
+            self.stderr.absorb(chunk)
+            if len(chunk) < _READ_CHUNK:
+                return
 
     def take_stderr(self) -> str:
         """The stderr written since the last call, up to the cap (its tail), decoded leniently.
 
         When more was written than the cap, the text starts with ``[... N bytes cut]``.
         """
-        with self._stderr_lock:
-            tail = bytes(self._stderr_tail)
-            dropped, self._stderr_dropped = self._stderr_dropped, 0
-            self._stderr_tail.clear()
-        text = tail.decode("utf-8", "replace")
-        return f"[... {dropped} bytes cut]\n{text}" if dropped else text
+        if self._stderr_open and self._poll_err.poll(0):
+            self._drain_stderr()
+        return self.stderr.take()
 
     # -- the turn --------------------------------------------------------------
     def send(self, lines: list[str], timeout_s: float) -> float:
@@ -294,7 +288,7 @@ class BotProcess:
             raise BotFault(Fault.CRASH, self._exit_detail("stopped reading its input")) from None
         if written < len(data):
             self._write_rest(memoryview(data)[written:], timeout_s)
-        return time.perf_counter()
+        return _now()
 
     def _write_rest(self, view: memoryview, timeout_s: float) -> None:
         deadline = time.perf_counter() + timeout_s
@@ -339,42 +333,52 @@ class BotProcess:
             if len(buffer) > self.max_line_chars:
                 raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} "
                                                  "characters (and no newline)")
-            remaining = deadline - time.perf_counter()
+            remaining = deadline - _now()
             if remaining <= 0:
                 if self.memory_exceeded_bytes:
                     raise BotFault(Fault.CRASH, self._memory_detail())
                 raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s))
-            if not self._poll_out.poll(remaining * 1000 + 0.5):
+            events = self._poll_out.poll(remaining * 1000 + 0.5)
+            if not events:
                 continue
             old_length = len(buffer)
-            got = self._fill_once()
-            if got < 0:
-                raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
-            if got == 0 and self._proc.poll() is not None:
-                raise BotFault(Fault.CRASH, self._exit_detail("exited"))
+            got = 0
+            for fd, _ in events:
+                if fd == self._stderr_fd:
+                    self._drain_stderr()
+                elif fd == self._stdout_fd:
+                    got = self._fill_once()
+                    if got < 0:
+                        raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
+                elif self._fill_once() == 0 and self._proc.poll() is not None:
+                    # the pidfd: the bot exited (its children may still hold stdout open)
+                    raise BotFault(Fault.CRASH, self._exit_detail("exited"))
             newline = buffer.find(b"\n", old_length)
-        finished = time.perf_counter()
-        raw = bytes(buffer[:newline])
+        finished = _now()
+        raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
         del buffer[:newline + 1]
-        if raw.endswith(b"\r"):
-            raw = raw[:-1]
         if len(raw) > self.max_line_chars:
             raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} characters "
                                              f"({len(raw)})")
         try:
             line = raw.decode("utf-8")
         except UnicodeDecodeError:
-            raise BotFault(Fault.BAD_OUTPUT, f"answer is not UTF-8: {raw[:40]!r}") from None
+            raise BotFault(Fault.BAD_OUTPUT, f"answer is not UTF-8: {bytes(raw[:40])!r}") from None
         if buffer:
             extra = bytes(buffer[:60]).decode("utf-8", "replace")
             raise BotFault(Fault.BAD_OUTPUT, f"answered more than one line (extra: {extra!r})")
-        cpu, wait = self._cpu_seconds()
+        latency_ms = (finished - started) * 1000
+        if latency_ms < _CPU_SAMPLE_MS:
+            return Answer(line, latency_ms, None, None)
+        cpu, wait = self._cpu_seconds(all_threads=False)
+        if cpu is not None and latency_ms - (cpu - self._cpu_last) * 1000 > 1.0:
+            cpu, wait = self._cpu_seconds(all_threads=True)    # other threads may have worked
         cpu_ms = wait_ms = None
         if cpu is not None:
             cpu_ms, self._cpu_last = (cpu - self._cpu_last) * 1000, cpu
         if wait is not None:
             wait_ms, self._wait_last = (wait - self._wait_last) * 1000, wait
-        return Answer(line, (finished - started) * 1000, cpu_ms, wait_ms)
+        return Answer(line, latency_ms, cpu_ms, wait_ms)
 
     def _timeout_detail(self, timeout_s: float) -> str:
         detail = f"no answer within {timeout_s * 1000:.0f} ms"
@@ -403,10 +407,10 @@ class BotProcess:
             detail = f"killed by {name}"
         else:
             detail = f"exited with code {code}"
-        self._drain.join(timeout=0.2)
+        self._drain_stderr()
         if self.memory_exceeded_bytes:
             return self._memory_detail()
-        last = self._last_stderr_line()
+        last = self.stderr.last_line()
         if self.memory_mb and _OUT_OF_MEMORY.search(last):
             return f"memory limit ({self.memory_mb} MB) exceeded: {detail}: {last}"
         return f"{detail}: {last}" if last else detail
@@ -414,12 +418,6 @@ class BotProcess:
     def _memory_detail(self) -> str:
         return (f"memory limit ({self.memory_mb} MB) exceeded: resident memory reached "
                 f"{self.memory_exceeded_bytes / 2**20:.0f} MB; killed")
-
-    def _last_stderr_line(self) -> str:
-        with self._stderr_lock:
-            text = self._last_stderr.decode("utf-8", "replace")
-        lines = [line.strip() for line in text.splitlines() if line.strip()]
-        return lines[-1][:200] if lines else ""
 
     # -- the end ---------------------------------------------------------------
     def kill(self) -> None:
@@ -451,7 +449,6 @@ class BotProcess:
                 stream.close()
             except OSError:
                 pass
-        self._drain.join(timeout=1)
         try:
             self._proc.stderr.close()
         except OSError:

@@ -1,9 +1,9 @@
 """Finding, killing and reaping every process a bot started, from ``/proc`` (stdlib only).
 
-A bot runs in a session of its own (its pid is its session and group id) and
-carries a marker in its environment that its children inherit. Its processes
-are: its descendants, the members of its session, and the processes that carry
-its marker, which catches children that called ``setsid`` and double-forked
+A bot runs in a process group of its own (its pid is its group id) and carries
+a marker in its environment that its children inherit. Its processes are: its
+descendants, the members of its group and of any session it created, and the
+processes that carry its marker, which catches children that called ``setsid`` and double-forked
 (with :func:`become_subreaper` such orphans become children of the harness
 instead of init, so they can also be reaped). Off Linux only the process group
 is killed.

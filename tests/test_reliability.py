@@ -100,7 +100,10 @@ def test_close_is_idempotent_and_ends_the_tree():
     bot = BotProcess(list(hostile_argv("children")), memory_mb=None)
     started = bot.send(["-1 -1", "1", "0 0"], 3)
     assert bot.read_line(started, 3).line == "0 0"
-    assert len(bot_processes_of(os.getpid())) == 4      # the bot, a child, a setsid child, a daemon
+    deadline = time.monotonic() + 10                    # the bot, a child, a setsid child, a daemon
+    while len(bot_processes_of(os.getpid())) < 4 and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert len(bot_processes_of(os.getpid())) == 4
     bot.close()
     bot.close()
     assert bot_processes_of(os.getpid()) == [] and zombie_children() == []

@@ -1,0 +1,263 @@
+"""Benchmarks of the bot harness: ``python -m tools.bench_harness MODE``.
+
+  overhead  the harness's cost per turn (BotProcess.send + read_line) against a raw pipe
+            echo round trip with the same child interpreter, measured in the same run
+  flood     the same per-turn cost when the bot writes 64 KB of stderr every turn
+  latency   a bot that answers after 40 ms of a 50 ms budget, over N turns per game, with
+            --jobs games at once: timeouts, latency distribution, margin, run-queue waits
+  soak      N tic-tac-toe games between random bots in this one process (the match runner):
+            open file descriptors, threads and memory as the games go by
+
+Figures are printed; nothing is asserted (timings never go into tests).
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import statistics
+import subprocess
+import sys
+import threading
+import time
+
+from referee.api import Game, InvalidAction, TimeControl, TurnOrder
+from referee.match import PlayerSpec, latency_summary, play_match
+from referee.process import BotFault, BotProcess
+
+ECHO = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.stdout.flush\n"
+        "while True:\n l = r()\n if not l: break\n w(l); f()\n")
+FLOOD_ECHO = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.stdout.flush\n"
+              "e = sys.stderr; junk = 'x' * 65535 + '\\n'\n"
+              "while True:\n l = r()\n if not l: break\n e.write(junk); e.flush(); w(l); f()\n")
+# Burns CPU (like a search bot) until 40 ms after its turn's first input line arrived.
+BUSY_BOT = ("import sys, time\nclock = time.perf_counter\n"
+            "while True:\n l = sys.stdin.readline()\n if not l: break\n t = clock() + {ms} / 1000\n"
+            " n = 0\n while clock() < t: n += 1\n sys.stdout.write('ok\\n'); sys.stdout.flush()\n")
+
+
+# -- overhead ---------------------------------------------------------------------------------
+
+class _RawEcho:
+    """A child behind plain pipes: blocking write, blocking read (the floor for any harness)."""
+
+    def __init__(self, code: str):
+        self.child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+        self.write_fd, self.read_fd = self.child.stdin.fileno(), self.child.stdout.fileno()
+
+    def round_trip(self, line: bytes = b"-1 -1\n") -> None:
+        os.write(self.write_fd, line)
+        data = os.read(self.read_fd, 64)
+        while not data.endswith(b"\n"):
+            data += os.read(self.read_fd, 64)
+
+    def close(self) -> None:
+        self.child.kill()
+        self.child.wait()
+
+
+def paired_round_trips(code: str, turns: int) -> tuple[list[float], list[float]]:
+    """Per-turn seconds of a raw round trip and of a harness turn, alternating turn by turn.
+
+    Alternating makes both see the same machine at the same moment; medians of the
+    per-turn times then ignore the turns where another process took the CPU.
+    """
+    raw = _RawEcho(code)
+    bot = BotProcess([sys.executable, "-c", code], name="echo")
+    clock = time.perf_counter
+    raw_times, harness_times = [], []
+    try:
+        raw.round_trip()
+        bot.read_line(bot.send(["-1 -1"], 5), 5)       # both children are up
+        for _ in range(turns):
+            started = clock()
+            raw.round_trip()
+            middle = clock()
+            bot.read_line(bot.send(["-1 -1"], 1), 1)
+            bot.take_stderr()
+            ended = clock()
+            raw_times.append(middle - started)
+            harness_times.append(ended - middle)
+    finally:
+        raw.close()
+        bot.close()
+    return raw_times, harness_times
+
+
+def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo") -> None:
+    print(f"{label}: {turns} turns x {rounds} rounds, raw and harness turns alternating "
+          f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
+    print(f"  {'round':>5} {'raw p50 us':>11} {'harness p50 us':>15} {'ratio':>6}   "
+          f"{'raw mean':>9} {'harness mean':>13}")
+    ratios = []
+    for number in range(1, rounds + 1):
+        raw, harness = paired_round_trips(code, turns)
+        raw_p50, harness_p50 = statistics.median(raw) * 1e6, statistics.median(harness) * 1e6
+        ratios.append(harness_p50 / raw_p50)
+        print(f"  {number:>5} {raw_p50:>11.1f} {harness_p50:>15.1f} {ratios[-1]:>6.2f}   "
+              f"{statistics.mean(raw) * 1e6:>9.1f} {statistics.mean(harness) * 1e6:>13.1f}")
+    print(f"  ratio harness/raw (median of rounds): {statistics.median(ratios):.2f}   (target <= 1.3)")
+
+
+# -- latency ----------------------------------------------------------------------------------
+
+class CountingGame(Game):
+    """Two bots alternate for a fixed number of turns; any answer 'ok' is legal."""
+
+    name = "counting"
+    turn_order = TurnOrder.ALTERNATING
+
+    def __init__(self, turns: int, clock: TimeControl):
+        self.turns, self.time_control = turns, clock
+
+    def new_state(self, seed, options, players):
+        return _CountingState(self.turns)
+
+    def turn_lines(self, state, seat):
+        return [f"turn {state.turn}"]
+
+    def parse_action(self, state, seat, line):
+        if line != "ok":
+            raise InvalidAction(f"expected 'ok', got {line!r}")
+        return line
+
+
+class _CountingState:
+    def __init__(self, turns: int):
+        self.turn, self.turns = 0, turns
+
+    def acting_seats(self):
+        return (self.turn % 2,)
+
+    def apply(self, actions):
+        self.turn += 1
+
+    def is_over(self):
+        return self.turn >= self.turns
+
+    def scores(self):
+        return (0, 0)
+
+    def end_reason(self):
+        return "turn limit"
+
+
+def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms: int) -> None:
+    clock = TimeControl(first_turn_ms=1000, turn_ms=budget_ms, grace_ms=grace_ms)
+    game = CountingGame(turns, clock)
+    bot = PlayerSpec(f"busy {answer_ms} ms", (sys.executable, "-c", BUSY_BOT.format(ms=answer_ms)))
+    results = []
+    def one(index: int) -> None:
+        results.append(play_match(game, [bot, bot], seed=index, record=False))
+    print(f"latency: {jobs} game(s) at once, {turns} turns each, bots answer after {answer_ms} ms "
+          f"of {budget_ms} ms (+{grace_ms} ms grace), {os.cpu_count()} cores")
+    threads = [threading.Thread(target=one, args=(index,)) for index in range(jobs)]
+    started = time.perf_counter()
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    latencies, cpu, waits, timeouts, margins = [], [], [], 0, []
+    for result in results:
+        for player in result.players:
+            latencies += player.latencies_ms[1:]       # the first turn includes start-up
+            cpu += player.cpu_ms[1:]
+            margins.append(player.margin_ms)
+            waits.append(player.max_wait_ms)
+            timeouts += player.fault is not None
+        for warning in result.warnings:
+            print(f"  warning: {warning}")
+        print(f"  game {result.seed}: {result.turns} turns, {result.reason}")
+    summary = latency_summary(latencies)
+    ordered = sorted(latencies)
+    print(f"  wall {time.perf_counter() - started:.1f} s; turns measured {len(latencies)}; "
+          f"faults {timeouts}")
+    print(f"  latency ms: min {ordered[0]:.2f}  p50 {summary['p50']:.2f}  p90 "
+          f"{ordered[int(0.9 * len(ordered))]:.2f}  p99 {summary['p99']:.2f}  p99.9 "
+          f"{ordered[int(0.999 * len(ordered))]:.2f}  max {summary['max']:.2f}")
+    print(f"  over the {answer_ms} ms the bot took: p50 {summary['p50'] - answer_ms:.2f}  "
+          f"p99 {summary['p99'] - answer_ms:.2f}  max {summary['max'] - answer_ms:.2f} ms")
+    print(f"  margin to the {budget_ms} ms budget (smallest): {min(margins):.2f} ms; turns over the "
+          f"budget: {sum(value > budget_ms for value in latencies)}; over budget+grace: "
+          f"{sum(value > budget_ms + grace_ms for value in latencies)}")
+    print(f"  bot CPU per turn ms: p50 {statistics.median(cpu):.2f}  max {max(cpu):.2f};  longest wait "
+          f"for a CPU in one turn: {max(waits):.2f} ms")
+
+
+# -- soak -------------------------------------------------------------------------------------
+
+def _harness_figures() -> tuple[int, int, float, int]:
+    """(open fds, threads, resident MB, zombie children) of this process."""
+    fds = len(os.listdir("/proc/self/fd"))
+    status = open("/proc/self/status").read()
+    threads = int(status.split("Threads:")[1].split()[0])
+    resident = int(status.split("VmRSS:")[1].split()[0]) / 1024
+    zombies = 0
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                fields = open(f"/proc/{name}/stat").read().rsplit(")", 1)[1].split()
+            except OSError:
+                continue
+            zombies += fields[0] == "Z" and int(fields[1]) == os.getpid()
+    return fds, threads, resident, zombies
+
+
+def run_soak(games: int, jobs: int) -> None:
+    from referee.games import load_game
+    from tools.botspec import resolve_bot
+    from tools.runner import Arena, paired_jobs, run_jobs
+    game = load_game("tictactoe")
+    players = {"random": resolve_bot("tictactoe", "random --seed 1"),
+               "random2": resolve_bot("tictactoe", "random --seed 2")}
+    arena = Arena(game, game.parse_options({}), game.time_control, 768, players)
+    checkpoints = sorted({max(1, games // 20), games // 10, games // 4, games // 2, 3 * games // 4, games})
+    print(f"soak: {games} tictactoe games, {jobs} at once, in one process (the match runner)")
+    print(f"  {'games':>6} {'open fds':>9} {'threads':>8} {'RSS MB':>8} {'zombies':>8} {'faults':>7} "
+          f"{'s':>6}")
+    counts = {"played": 0, "faults": 0}
+    started = time.perf_counter()
+    print(f"  {0:>6} {_harness_figures()[0]:>9} {_harness_figures()[1]:>8} "
+          f"{_harness_figures()[2]:>8.1f} {0:>8} {0:>7} {0:>6.1f}")
+    def on_result(job, result) -> bool:
+        counts["played"] += 1
+        counts["faults"] += sum(player.fault is not None for player in result.players)
+        if counts["played"] in checkpoints:
+            fds, threads, resident, zombies = _harness_figures()
+            print(f"  {counts['played']:>6} {fds:>9} {threads:>8} {resident:>8.1f} {zombies:>8} "
+                  f"{counts['faults']:>7} {time.perf_counter() - started:>6.1f}", flush=True)
+        return False
+    run_jobs(arena, paired_jobs("random", "random2", games // 2, 1), workers=jobs, on_result=on_result)
+    time.sleep(0.5)
+    fds, threads, resident, zombies = _harness_figures()
+    print(f"  after the run: {fds} fds, {threads} threads, {resident:.1f} MB, {zombies} zombies")
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(prog="python -m tools.bench_harness", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("mode", choices=("overhead", "flood", "latency", "soak"))
+    parser.add_argument("--turns", type=int, help="turns (overhead: per round, default 5000; "
+                        "latency: per game, default 2000)")
+    parser.add_argument("--rounds", type=int, default=5, help="overhead: interleaved rounds")
+    parser.add_argument("--jobs", type=int, default=2, help="latency, soak: games at once")
+    parser.add_argument("--games", type=int, default=2000, help="soak: games")
+    parser.add_argument("--answer-ms", type=int, default=40)
+    parser.add_argument("--budget-ms", type=int, default=50)
+    parser.add_argument("--grace-ms", type=int, default=TimeControl.grace_ms)
+    args = parser.parse_args(argv)
+    if args.mode == "overhead":
+        run_overhead(args.turns or 5000, args.rounds)
+    elif args.mode == "flood":
+        run_overhead(args.turns or 2000, args.rounds, FLOOD_ECHO, "echo writing 64 KB of stderr a turn")
+    elif args.mode == "latency":
+        run_latency(args.turns or 2000, args.jobs, args.answer_ms, args.budget_ms, args.grace_ms)
+    else:
+        run_soak(args.games, args.jobs)
+
+
+if __name__ == "__main__":
+    try:
+        main()
+    except BotFault as fault:
+        sys.exit(f"bench_harness: the bot failed: {fault.detail}")
