@@ -1,0 +1,185 @@
+"""xmas_rush protocol: golden input blocks for both seats, every invalid answer form, input -> state."""
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from referee.api import InvalidAction
+from referee.games import load_game
+from referee.games.xmas_rush import codec
+from referee.games.xmas_rush.board import DOWN, LEFT, RIGHT, UP
+from referee.games.xmas_rush.rules import Move, Push, XmasRushState
+
+GAME = load_game("xmas_rush")
+
+SEED_1_SEAT_0 = """0
+0110 0011 1101 1001 0011 1110 0101
+0111 1001 1010 1010 1110 1001 1010
+0101 1101 0011 1010 1001 1001 1100
+1010 0110 0101 1111 0101 1001 1010
+0011 0110 0110 1010 1100 0111 0101
+1010 0110 1011 1010 1010 0110 1101
+0101 1011 1100 0110 0111 1100 1001
+12 0 0 1010
+12 6 6 1010
+24
+FISH 3 5 1
+POTION 1 6 1
+DIAMOND 2 2 0
+DIAMOND 4 4 1
+FISH 3 1 0
+MASK 2 3 1
+CANDY 0 4 1
+CANE 2 1 0
+KEY 1 0 0
+POTION 5 0 0
+ARROW 6 0 1
+CANDY 6 2 0
+KEY 5 6 1
+MASK 4 3 0
+CANE 4 5 1
+SWORD 0 3 1
+BOOK 5 5 0
+SCROLL 1 2 1
+SCROLL 5 4 0
+SHIELD 6 1 1
+ARROW 0 6 0
+BOOK 1 1 1
+SWORD 6 3 0
+SHIELD 0 5 0
+6
+ARROW 0
+DIAMOND 0
+KEY 0
+ARROW 1
+DIAMOND 1
+KEY 1""".splitlines()
+
+
+def flipped(block: list[str]) -> list[str]:
+    """The same block from the other seat: player lines swapped, ids 0 <-> 1, hands -1 <-> -2."""
+    count = int(block[10])
+    hands = {"-1": "-2", "-2": "-1"}
+    items = []
+    for line in block[11:11 + count]:
+        name, x, y, owner = line.split()
+        items.append(f"{name} {hands.get(x, x)} {hands.get(y, y)} {1 - int(owner)}")
+    quests = block[12 + count:]
+    mine = sum(1 for line in quests if line.endswith(" 0"))
+    quests = [line[:-1] + "0" for line in quests[mine:]] + [line[:-1] + "1" for line in quests[:mine]]
+    return block[:8] + [block[9], block[8]] + [block[10]] + items + [block[11 + count]] + quests
+
+
+def test_golden_first_block_for_both_seats():
+    state = GAME.new_state(1, GAME.parse_options({}), 2)
+    assert GAME.init_lines(state, 0) == []                 # no initialization block
+    assert GAME.turn_lines(state, 0) == SEED_1_SEAT_0
+    assert GAME.turn_lines(state, 1) == flipped(SEED_1_SEAT_0)
+
+
+def test_hand_items_are_minus_one_for_me_and_minus_two_for_the_opponent():
+    state = GAME.new_state(1, GAME.parse_options({}), 2)
+    state.apply((Push(0, RIGHT), Push(3, UP)))               # FISH (3,1) rides column 3 up...
+    state.apply((Move((), 0), Move((), 48)))
+    state.apply((Push(6, LEFT), Push(3, UP)))               # ...and pops onto seat 1's hand
+    lines = [GAME.turn_lines(state, seat) for seat in (0, 1)]
+    assert "FISH -2 -2 0" in lines[0] and "FISH -1 -1 1" in lines[1]
+    assert lines[1] == flipped(lines[0])
+
+
+def test_every_later_block_is_the_perspective_swap_and_round_trips():
+    rng = random.Random(2)
+    state = XmasRushState.new_game(-2634497367583446500)
+    while not state.is_over():
+        blocks = [GAME.turn_lines(state, seat) for seat in (0, 1)]
+        for seat in (0, 1):
+            assert codec.turn_lines(codec.state_from_lines(blocks[seat], turn=state.turn), 0) == blocks[seat]
+        assert blocks[1] == flipped(blocks[0])
+        state.apply([rng.choice(state.legal_actions(seat)) for seat in (0, 1)])
+
+
+# -- answers ---------------------------------------------------------------------------------
+PUSH_TURN_INVALID = ["MOVE UP", "PASS", "push 1 UP", "PUSH 1 up", "Push 1 UP", "PUSH 7 UP", "PUSH -1 UP",
+                     "PUSH 10 UP", "PUSH 1", "PUSH UP 1", "PUSH 1 UP LEFT", "PUSH  1 UP", " PUSH 1 UP",
+                     "PUSH 1 UP ", "PUSH 1 UP\t", "PUSH\t1 UP", "PUSH 1 NORTH", "PUSH 1 U", "", " ",
+                     "PUSH 1 UP PUSH 2 UP", "PUSH 1 UP;", "MOVE", "PUSH 1 UP hello", "PUSH 1,UP"]
+MOVE_TURN_INVALID = ["PUSH 1 UP", "MOVE", "MOVE ", "move UP", "MOVE up", "MOVE UP ", " MOVE UP", "MOVE  UP",
+                     "MOVE UP  LEFT", "MOVE UP,LEFT", "MOVE UPLEFT", "PASS ", "pass", "PASS UP", "MOVE PASS",
+                     "MOVE 3 UP", "MOVE" + " UP" * 21, "MOVE" + " RIGHT" * 21, "MOVE UP\tLEFT", ""]
+
+
+@pytest.mark.parametrize("line", PUSH_TURN_INVALID)
+def test_invalid_answers_in_a_push_turn(line):
+    state = GAME.new_state(1, {"league": 6}, 2)
+    with pytest.raises(InvalidAction):
+        GAME.parse_action(state, 0, line)
+
+
+@pytest.mark.parametrize("line", MOVE_TURN_INVALID)
+def test_invalid_answers_in_a_move_turn(line):
+    state = GAME.new_state(1, {"league": 6}, 2)
+    state.apply((Push(1, RIGHT), Push(5, LEFT)))
+    with pytest.raises(InvalidAction):
+        GAME.parse_action(state, 1, line)
+
+
+def test_longest_answers():
+    state = GAME.new_state(1, {"league": 6}, 2)
+    assert GAME.parse_action(state, 0, "PUSH 6 LEFT") == Push(6, LEFT)
+    assert GAME.parse_action(state, 0, "PUSH 0 DOWN") == Push(0, DOWN)
+    state.apply((Push(1, RIGHT), Push(5, LEFT)))
+    twenty = "MOVE" + " RIGHT" * 20
+    assert len(twenty) == 124
+    move = GAME.parse_action(state, 0, twenty)
+    assert move.steps == (RIGHT,) * 20 and str(move) == twenty
+    with pytest.raises(InvalidAction, match="124"):
+        GAME.parse_action(state, 0, twenty + " ")
+    assert GAME.parse_action(state, 0, "PASS") == Move((), state.pos[0])
+
+
+def test_answers_round_trip_through_their_wire_form():
+    state = GAME.new_state(3, {"league": 6}, 2)
+    for push in state.legal_actions(0):
+        assert GAME.parse_action(state, 0, GAME.action_text(push)) == push
+    state.apply((Push(2, RIGHT), Push(4, LEFT)))
+    for seat in (0, 1):
+        for move in state.legal_actions(seat):
+            assert GAME.parse_action(state, seat, str(move)) == move
+
+
+# -- input -> state -----------------------------------------------------------------------------
+def test_read_turn_block_reads_exactly_one_block():
+    lines = iter(SEED_1_SEAT_0 + ["next"])
+    assert codec.read_turn_block(lambda: next(lines)) == SEED_1_SEAT_0
+    assert next(lines) == "next"
+
+
+def test_state_from_lines_is_the_game_as_the_receiver_sees_it():
+    state = GAME.new_state(1, {"league": 6}, 2)
+    seen = codec.state_from_lines(GAME.turn_lines(state, 1))
+    assert seen.pos == (48, 0) and seen.turn == 0 and not seen.deck_known
+    def other_owner(codes):
+        return tuple(((code - 1) ^ 1) + 1 for code in codes)
+    assert [seen.tile(cell) for cell in range(49)] == [state.tile(cell) for cell in range(49)]
+    assert seen.quests == (other_owner(state.quests[1]), other_owner(state.quests[0]))
+    assert seen.item_cells() == {((code - 1) ^ 1) + 1: cell for code, cell in state.item_cells().items()}
+    assert sorted(seen.decks[0]) == sorted(other_owner(state.decks[1]))
+    with pytest.raises(ValueError):
+        codec.state_from_lines(GAME.turn_lines(state, 0), turn=1)
+
+
+def test_hidden_quests_follow_what_the_leader_already_drew():
+    state = GAME.new_state(4, {"league": 6}, 2)
+    sequence = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]   # draw order
+    for code in state.quests[0][:2]:                       # seat 0 completes its first two quests
+        cell = state.item_cells()[code]
+        state.board &= ~(31 << (9 * cell + 4))
+    state.quests, state.score = ((state.quests[0][2],), state.quests[1]), (2, 0)
+    state._reveal(3)
+    assert [(code - 1) >> 1 for code in state.quests[0]] == sequence[2:5]
+    seen = codec.state_from_lines(GAME.turn_lines(state, 1))   # the trailer's view
+    names = [[(code - 1) >> 1 for code in deck] for deck in seen.decks]
+    assert names[0][::-1][:2] == sequence[3:5]             # its next two draws are known
+    assert names[0][:len(names[1])] == names[1]            # the rest: one order for both decks
+    assert sorted(names[1]) == sorted(sequence[5:])
