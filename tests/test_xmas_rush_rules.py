@@ -8,8 +8,8 @@ import pytest
 
 from referee.games import load_game
 from referee.games.xmas_rush import codec
-from referee.games.xmas_rush.board import (CELL_BITS, CELL_MASK, DOWN, ITEM_INDEX, LEFT, RIGHT, UP,
-                                           can_step, cell_value, distances, tile_from_pattern)
+from referee.games.xmas_rush.board import (CELL_BITS, DOWN, ITEM_INDEX, LEFT, RIGHT, UP,
+                                           can_step, cell_value, distances, gather)
 from referee.games.xmas_rush.rules import HAND, PUSHES, Move, Push, XmasRushState
 
 GAME = load_game("xmas_rush")
@@ -77,6 +77,12 @@ def test_every_push_matches_a_naive_grid():
                 assert [cell_value(trial.board, c) for c in range(49)] == expected[0]
                 assert trial.hands[seat] == expected[1] and trial.hands[1 - seat] == state.hands[1 - seat]
                 assert list(trial.pos) == expected[2]
+
+
+def test_gather_packs_every_ninth_bit():
+    rng = random.Random(4)
+    for mask in [0, (1 << 49) - 1] + [rng.getrandbits(49) for _ in range(300)]:
+        assert gather(sum(1 << (CELL_BITS * cell) for cell in range(49) if mask >> cell & 1)) == mask
 
 
 def naive_distances(state: XmasRushState, start: int) -> list[int]:

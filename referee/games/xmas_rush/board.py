@@ -71,29 +71,17 @@ def cell_xy(cell: int) -> tuple[int, int]:
 
 
 # -- packing: bits at stride 9 -> bits at stride 1 ------------------------------
-def _gather_steps() -> tuple[tuple[int, int], ...]:
-    """(shift, mask) pairs that move bit 9c to bit c, doubling the packed group size each step."""
-    steps = []
-    group = 1
-    while group < 64:
-        stride = CELL_BITS * 2 * group
-        shift = CELL_BITS * group - group
-        mask = 0
-        for start in range(0, CELL_BITS * CELLS, stride):
-            mask |= ((1 << (2 * group)) - 1) << start
-        steps.append((shift, mask))
-        group *= 2
-    return tuple(steps)
-
-
-_GATHER = _gather_steps()
+# Two exact multiplications (every partial product lands on its own bit, so nothing
+# carries): the first moves bit 9i of each row (stride 63) to bit 48 + i of that row,
+# the second moves each row's 7 bits (stride 63) next to each other (stride 7).
+_ROW_SCATTER = sum(1 << (48 - 8 * i) for i in range(SIZE))
+_ROW_GROUPS = sum(127 << (63 * y) for y in range(SIZE))
+_ROWS_SCATTER = sum(1 << (336 - 56 * y) for y in range(SIZE))
 
 
 def gather(spread: int) -> int:
     """The cell mask of a board-wide int whose set bits are all at 9c (c = 0..48)."""
-    for shift, mask in _GATHER:
-        spread = (spread | (spread >> shift)) & mask
-    return spread & FULL_MASK
+    return ((((spread * _ROW_SCATTER) >> 48) & _ROW_GROUPS) * _ROWS_SCATTER >> 336) & FULL_MASK
 
 
 def _line_bits(bit: int, cells) -> int:
