@@ -35,7 +35,7 @@ def add_clock_arguments(parser, unit: str) -> None:
     The first turn defaults to half the referee's 1000 ms: the referee's clock starts before
     the interpreter has even imported the bot, which takes a good share of that on a busy machine.
     """
-    add_budget_arguments(parser, unit=unit, first_turn_ms=500, turn_ms=100, margin_ms=20)
+    add_budget_arguments(parser, unit=unit, first_turn_ms=500, turn_ms=100, margin_ms=25)
 
 
 Search = Callable[[OrderedState, "Deadline | None", random.Random], Choice]

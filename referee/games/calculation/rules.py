@@ -82,7 +82,7 @@ class CalculationState:
         return cls(new_stock(seed))
 
     def clone(self) -> "CalculationState":
-        other = CalculationState.__new__(CalculationState)
+        other = type(self).__new__(type(self))
         other.foundations = self.foundations[:]
         other.wastes = [pile[:] for pile in self.wastes]
         other.current = self.current
