@@ -133,7 +133,12 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
     finally:
         watchdog.disarm()
         run.close_bots()
-    return run.result()
+    try:
+        return run.result()
+    except Exception as error:          # the game's scores() or end_reason() failed
+        run.referee_failed(f"{type(error).__name__}: {error}",
+                           "".join(traceback.format_exception(error)[-12:]))
+        return run.result()
 
 
 class _Game:
@@ -157,6 +162,7 @@ class _Game:
         self.referee_error: str | None = None
         self.error_reason = ""
         self.started_at = time.perf_counter()
+        self.lag_from: float | None = None
 
     def play(self, memory_mb, on_turn, watchdog: GameWatchdog, slack_s: float) -> None:
         game, clock = self.game, self.clock
@@ -223,6 +229,8 @@ class _Game:
         if self.margins[seat] is None or margin < self.margins[seat]:
             self.margins[seat] = margin
         self.answered[seat] += 1
+        if self.lag_from is None and all(self.answered):
+            self.lag_from = time.perf_counter()     # start-up contention is over
 
     def referee_failed(self, reason: str, detail: str) -> None:
         self.error_reason = "referee error: " + reason
@@ -240,7 +248,7 @@ class _Game:
             if wait >= threshold_ms:
                 found.append(f"seat {seat} waited up to {wait:.0f} ms in one turn for a free CPU: "
                              "the machine is overloaded (run fewer jobs at once)")
-        lag = monitor.max_lag_ms(self.started_at)
+        lag = 0.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from)
         if lag >= max(10.0, self.clock.grace_ms):
             found.append(f"the harness was delayed up to {lag:.0f} ms: the machine is overloaded, "
                          "timeouts may be spurious (run fewer jobs at once)")

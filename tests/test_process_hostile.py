@@ -12,6 +12,7 @@ from tests.hostile import bot_processes_of, hostile_argv, wait_until_gone, zombi
 
 TICTACTOE = load_game("tictactoe")
 CLOCK = TimeControl(first_turn_ms=3000, turn_ms=150, grace_ms=10)
+GENEROUS = TimeControl(first_turn_ms=3000, turn_ms=3000, grace_ms=10)   # no timeout on a busy machine
 
 # mode -> (fault kind, words the detail must contain)
 FAULTS = {
@@ -52,7 +53,7 @@ def assert_nothing_left() -> None:
 def test_hostile_bot_gets_the_right_fault_and_leaves_nothing(mode):
     seat = sorted(FAULTS).index(mode) % 2
     kind, words = FAULTS[mode]
-    result = play(hostile_argv(mode), seat)
+    result = play(hostile_argv(mode), seat, clock=CLOCK if kind is Fault.TIMEOUT else GENEROUS)
     fault = result.players[seat].fault
     assert fault is not None and fault.kind is kind, (mode, fault)
     assert words in fault.detail, fault.detail

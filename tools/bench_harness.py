@@ -143,45 +143,55 @@ class _CountingState:
 
 
 def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms: int) -> None:
+    """Each job plays games until it has measured ``turns`` answers (a timeout ends a game, the
+    next game goes on), so timeouts are counted over that many turns."""
     clock = TimeControl(first_turn_ms=1000, turn_ms=budget_ms, grace_ms=grace_ms)
-    game = CountingGame(turns, clock)
     bot = PlayerSpec(f"busy {answer_ms} ms", (sys.executable, "-c", BUSY_BOT.format(ms=answer_ms)))
     results = []
     def one(index: int) -> None:
-        results.append(play_match(game, [bot, bot], seed=index, record=False))
-    print(f"latency: {jobs} game(s) at once, {turns} turns each, bots answer after {answer_ms} ms "
-          f"of {budget_ms} ms (+{grace_ms} ms grace), {os.cpu_count()} cores")
+        measured = 0
+        while measured < turns:
+            game = CountingGame(turns - measured + 2, clock)      # +2: the first answers
+            result = play_match(game, [bot, bot], seed=index, record=False)
+            results.append(result)
+            measured += sum(max(0, len(player.latencies_ms) - 1) for player in result.players)
+    print(f"latency: {jobs} job(s) at once, {turns} measured turns each, bots answer after "
+          f"{answer_ms} ms of {budget_ms} ms (+{grace_ms} ms grace); {os.cpu_count()} cores, "
+          f"load average {os.getloadavg()[0]:.2f} at the start")
     threads = [threading.Thread(target=one, args=(index,)) for index in range(jobs)]
     started = time.perf_counter()
     for thread in threads:
         thread.start()
     for thread in threads:
         thread.join()
-    latencies, cpu, waits, timeouts, margins = [], [], [], 0, []
+    latencies, cpu, waits, faults, margins = [], [], [], [], []
+    warnings = set()
     for result in results:
         for player in result.players:
             latencies += player.latencies_ms[1:]       # the first turn includes start-up
-            cpu += player.cpu_ms[1:]
+            cpu += [value for value in player.cpu_ms[1:] if value is not None]
             margins.append(player.margin_ms)
             waits.append(player.max_wait_ms)
-            timeouts += player.fault is not None
-        for warning in result.warnings:
-            print(f"  warning: {warning}")
-        print(f"  game {result.seed}: {result.turns} turns, {result.reason}")
+            if player.fault is not None:
+                faults.append(f"{player.fault.kind.value}: {player.fault.detail}")
+        warnings.update(result.warnings)
     summary = latency_summary(latencies)
     ordered = sorted(latencies)
-    print(f"  wall {time.perf_counter() - started:.1f} s; turns measured {len(latencies)}; "
-          f"faults {timeouts}")
+    print(f"  wall {time.perf_counter() - started:.1f} s; games {len(results)}; turns measured "
+          f"{len(latencies)}; faults {len(faults)}; load average at the end {os.getloadavg()[0]:.2f}")
+    for fault in faults[:10]:
+        print(f"    {fault}")
     print(f"  latency ms: min {ordered[0]:.2f}  p50 {summary['p50']:.2f}  p90 "
           f"{ordered[int(0.9 * len(ordered))]:.2f}  p99 {summary['p99']:.2f}  p99.9 "
           f"{ordered[int(0.999 * len(ordered))]:.2f}  max {summary['max']:.2f}")
-    print(f"  over the {answer_ms} ms the bot took: p50 {summary['p50'] - answer_ms:.2f}  "
+    print(f"  beyond the {answer_ms} ms the bot took: p50 {summary['p50'] - answer_ms:.2f}  "
           f"p99 {summary['p99'] - answer_ms:.2f}  max {summary['max'] - answer_ms:.2f} ms")
-    print(f"  margin to the {budget_ms} ms budget (smallest): {min(margins):.2f} ms; turns over the "
+    print(f"  smallest margin to the {budget_ms} ms budget: {min(margins):.2f} ms; turns over the "
           f"budget: {sum(value > budget_ms for value in latencies)}; over budget+grace: "
           f"{sum(value > budget_ms + grace_ms for value in latencies)}")
-    print(f"  bot CPU per turn ms: p50 {statistics.median(cpu):.2f}  max {max(cpu):.2f};  longest wait "
-          f"for a CPU in one turn: {max(waits):.2f} ms")
+    print(f"  bot CPU per turn ms: p50 {statistics.median(cpu):.2f}  min {min(cpu):.2f};  longest "
+          f"wait for a CPU in one turn: {max(waits):.2f} ms; games with overload warnings: "
+          f"{sum(bool(result.warnings) for result in results)}")
 
 
 # -- soak -------------------------------------------------------------------------------------
@@ -244,7 +254,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--games", type=int, default=2000, help="soak: games")
     parser.add_argument("--answer-ms", type=int, default=40)
     parser.add_argument("--budget-ms", type=int, default=50)
-    parser.add_argument("--grace-ms", type=int, default=TimeControl.grace_ms)
+    parser.add_argument("--grace-ms", type=int, default=TimeControl().grace_ms)
     args = parser.parse_args(argv)
     if args.mode == "overhead":
         run_overhead(args.turns or 5000, args.rounds)

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import os
+from pathlib import Path
 
 from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
@@ -19,6 +21,24 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                         help="allowance for harness jitter on top of each budget (default: 10)")
     parser.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                         help=f"per-bot memory cap, 0 for none (default: {DEFAULT_MEMORY_MB})")
+
+
+def check_output_file(text: str, option: str) -> None:
+    """Refuse, before any game is played, an output file that cannot be written (UsageError).
+
+    Creates the missing folders and a scratch file beside it, then removes the scratch
+    file: an existing file at ``text`` is never touched.
+    """
+    path = Path(text)
+    if not path.name or path.is_dir():
+        raise UsageError(f"{option} {text!r} is a directory; give a file name")
+    scratch = path.with_name(f".{path.name}.{os.getpid()}.check")
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        scratch.open("w").close()
+        scratch.unlink()
+    except OSError as error:
+        raise UsageError(f"{option} {text!r} cannot be written: {error.strerror}") from None
 
 
 def parse_option_pairs(texts: list[str]) -> dict[str, str]:

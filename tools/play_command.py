@@ -9,7 +9,7 @@ from referee.api import UsageError
 from referee.match import MatchResult, play_match
 from referee.replay import to_replay, write_replay
 from tools.botspec import resolve_bot
-from tools.common import add_game_arguments, game_setup
+from tools.common import add_game_arguments, check_output_file, game_setup
 
 
 def register(commands) -> None:
@@ -35,6 +35,8 @@ def run(args) -> int:
         wanted = str(low) if low == high else f"{low} to {high}"
         raise UsageError(f"{game.name} takes {wanted} bot(s), got {len(args.bots)}")
     players = [resolve_bot(game.name, text) for text in args.bots]
+    if args.replay:
+        check_output_file(args.replay, "--replay")
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     progress = None
     if not (args.json or args.psyleague or args.quiet) and sys.stderr.isatty():
@@ -57,6 +59,9 @@ def run(args) -> int:
         print(summary_text(result))
         if args.replay:
             print(f"replay: {args.replay}  (re-run: botarena replay {args.replay})")
+    if result.referee_error is not None:
+        print(f"botarena: {result.reason}\n{result.referee_error}", file=sys.stderr)
+        return 1
     return 0
 
 
@@ -84,9 +89,14 @@ def summary_text(result: MatchResult) -> str:
         latency = player.latency_summary()
         fault = f"  FAULT {player.fault.kind.value} at turn {player.fault.turn}: {player.fault.detail}" \
             if player.fault else ""
+        margin = "" if player.margin_ms is None else f" (margin {player.margin_ms:.1f})"
         lines.append(f"  seat {seat}  {player.bot:<28} score {player.score:g}  rank {player.rank}  "
                      f"latency p50 {latency['p50']:.1f} p99 {latency['p99']:.1f} "
-                     f"max {latency['max']:.1f} ms{fault}")
+                     f"max {latency['max']:.1f} ms{margin}{fault}")
+    lines.extend(f"warning: {warning}" for warning in result.warnings)
+    if result.referee_error is not None:
+        lines.append("result: none (the referee failed; a bug in the game's code, not the bots')")
+        return "\n".join(lines)
     if len(result.players) == 1:
         lines.append(f"result: score {result.players[0].score:g}")
     elif result.winner is None:

@@ -1,0 +1,54 @@
+"""What the match loop records per bot and turn: latency, CPU time, margin, stderr volume,
+and the harness benchmark's modes run end to end (figures printed, never asserted)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+import pytest
+
+from referee.api import TimeControl
+from referee.match import PlayerSpec, play_match
+from tests.conftest import ROOT
+from tools.bench_harness import BUSY_BOT, CountingGame
+
+CLOCK = TimeControl(first_turn_ms=3000, turn_ms=500, grace_ms=10)
+
+
+def test_latency_cpu_and_margin_are_recorded_per_turn_and_consistent():
+    busy = PlayerSpec("busy", (sys.executable, "-c", BUSY_BOT.format(ms=15)))
+    result = play_match(CountingGame(8, CLOCK), [busy, busy], seed=1)
+    assert result.reason == "turn limit" and result.turns == 8
+    for seat, player in enumerate(result.players):
+        assert player.fault is None and len(player.latencies_ms) == 4
+        budgets = [CLOCK.first_turn_ms] + [CLOCK.turn_ms] * 3
+        assert player.margin_ms == pytest.approx(min(budget - latency for budget, latency
+                                                     in zip(budgets, player.latencies_ms)))
+        turns = [turn for record in result.records for turn in record.seats if turn.seat == seat]
+        # a busy bot's CPU time is measured every turn, and is bounded by the game's wall time
+        assert all(turn.cpu_ms > 0 for turn in turns[1:])
+        assert sum(turn.cpu_ms for turn in turns) <= result.wall_s * 1000
+        data = player.to_json()
+        assert data["margin_ms"] == round(player.margin_ms, 3) and data["stderr_bytes"] == 0
+
+
+def test_an_answer_faster_than_a_millisecond_has_no_cpu_reading():
+    echo = PlayerSpec("echo", (sys.executable, "-c", "import sys\nfor l in sys.stdin: print('ok', "
+                                                     "flush=True)"))
+    result = play_match(CountingGame(40, CLOCK), [echo, echo], seed=1)
+    assert result.players[0].fault is None
+    fast = [turn for record in result.records for turn in record.seats
+            if turn.latency_ms is not None and turn.latency_ms < 1.0]
+    assert all(turn.cpu_ms is None for turn in fast)
+
+
+@pytest.mark.parametrize("args", [["overhead", "--turns", "200", "--rounds", "1"],
+                                  ["flood", "--turns", "50", "--rounds", "1"],
+                                  ["latency", "--turns", "6", "--jobs", "1", "--answer-ms", "5"],
+                                  ["soak", "--games", "4", "--jobs", "2"]])
+def test_the_harness_benchmark_runs(args):
+    done = subprocess.run([sys.executable, "-m", "tools.bench_harness", *args], cwd=ROOT,
+                          capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr
+    assert {"overhead": "ratio harness/raw", "flood": "ratio harness/raw",
+            "latency": "turns measured", "soak": "after the run"}[args[0]] in done.stdout
