@@ -156,3 +156,11 @@ def test_a_node_budget_stops_minimax_and_keeps_a_legal_answer():
     assert choice.iterations == 1000
     assert choice.depth == 0
     assert choice.action in state.legal_actions()
+
+
+def test_mcts_without_playouts_grows_its_tree_on_the_evaluation():
+    state = positions(1, seed=3)[0]
+    choice = mcts(state, rng=random.Random(0), iterations=2000, playout_depth=0, evaluate=mark_balance,
+                  expand_threshold=2)
+    assert choice.depth >= 3
+    assert choice.action in state.legal_actions()

@@ -220,3 +220,10 @@ def test_hybrid_prunes_both_sides_and_searches_the_rest():
     assert choice.action in state.legal_actions(0)
     assert len(choice.stats) <= 2
     assert choice.iterations == 1000
+
+
+def test_duct_without_playouts_grows_its_tree_on_the_evaluation():
+    state = NumberMazeDuelState.generate(6, 5, 7, 12)
+    choice = duct(state, 0, rng=random.Random(0), iterations=1500, playout_depth=0, evaluate=lead_value,
+                  expand_threshold=2)
+    assert choice.depth >= 3

@@ -179,21 +179,32 @@ def pmc(state, *, rng, deadline: Deadline | None = None, iterations: int | None 
 
 
 class _Node:
-    """A tree node: the action that led here, the seat that played it, its children and stats."""
+    """A tree node: the action that led here, the seat that played it, its position (made on
+    the first visit, so an iteration applies one action instead of replaying its whole path),
+    its children and its statistics."""
 
-    __slots__ = ("action", "mover", "children", "visits", "total", "expanded_at")
+    __slots__ = ("action", "mover", "state", "over", "children", "visits", "total", "expanded_at")
 
     def __init__(self, action, mover: int) -> None:
         self.action = action
         self.mover = mover
+        self.state = None
+        self.over = False
         self.children: list[_Node] | None = None
         self.visits = 0
         self.total = 0.0
         self.expanded_at = 0
 
-    def expand(self, state) -> None:
-        mover = state.acting_seats()[0]
-        self.children = [_Node(action, mover) for action in state.legal_actions(mover)]
+    def reach(self, parent_state) -> None:
+        """Make this node's position: the parent's with this node's action played."""
+        state = parent_state.clone()
+        state.apply((self.action,))
+        self.state = state
+        self.over = state.is_over()
+
+    def expand(self) -> None:
+        mover = self.state.acting_seats()[0]
+        self.children = [_Node(action, mover) for action in self.state.legal_actions(mover)]
         self.expanded_at = self.visits
 
     def select(self, c: float) -> "_Node":
@@ -221,9 +232,9 @@ def mcts(state, *, rng, deadline: Deadline | None = None, iterations: int | None
     added. Each node keeps the value of the seat that moved into it, so the search is not
     limited to strictly alternating turns. ``iterations`` counts playouts.
     """
-    seat = state.acting_seats()[0]
     root = _Node(None, -1)
-    root.expand(state)
+    root.state = state
+    root.expand()
     if len(root.children) == 1:
         return Choice(root.children[0].action, 0, 0, 0.5)
     budget = Budget(deadline, iterations)
@@ -231,20 +242,24 @@ def mcts(state, *, rng, deadline: Deadline | None = None, iterations: int | None
     threshold = max(expand_threshold, 1)
     deepest = 0
     while budget.spend():
-        current = state.clone()
         node = root
         path = [root]
         while node.children is not None:
+            parent_state = node.state
             node = node.select(c)
-            current.apply((node.action,))
+            if node.state is None:
+                node.reach(parent_state)
             path.append(node)
         if len(path) - 1 > deepest:
             deepest = len(path) - 1
-        if not current.is_over():
-            if node.visits + 1 >= threshold:
-                node.expand(current)
+        if not node.over and node.visits + 1 >= threshold:
+            node.expand()
+        if node.over or playout_depth == 0:
+            rewards = seat_values(node.state, seats, evaluate)
+        else:
+            current = node.state.clone()
             playout(current, rng, playout_depth)
-        rewards = seat_values(current, seats, evaluate)
+            rewards = seat_values(current, seats, evaluate)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:

@@ -80,16 +80,16 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
         mine = [mine[index] for index in best_indices(rows, keep)]
     used = 0
     if len(theirs) > keep and opponent_share > 0:
-        scout = JointNode()
-        scout.expand(state, {seat: mine})
+        scout = JointNode(state)
+        scout.expand({seat: mine})
         scout_budget = budget.split(opponent_share)
         run_duct(scout, state, scout_budget, rng, c, threshold, playout_depth, evaluate, playout)
         used += scout_budget.used
         theirs_position = scout.seats.index(other)
         visits = scout.visits[theirs_position]
         theirs = [theirs[index] for index in best_indices([float(v) for v in visits], keep)]
-    root = JointNode()
-    root.expand(state, {seat: mine, other: theirs})
+    root = JointNode(state)
+    root.expand({seat: mine, other: theirs})
     position = root.seats.index(seat)
     if len(mine) == 1:
         return Choice(mine[0], used, 0, 0.5)

@@ -18,24 +18,30 @@ __all__ = ["JointNode", "duct", "mcts", "pmc", "run_duct"]
 
 
 class JointNode:
-    """A DUCT node: per acting seat, its actions and its own visit counts and value sums.
+    """A DUCT node: its position, and per acting seat its actions and its own visit counts and
+    value sums.
 
     ``children`` maps the joint action's mixed-radix index to the child; a leaf (``actions``
-    None) only counts its visits in ``visits_here`` until it is expanded.
+    None) only counts its visits in ``visits_here`` until it is expanded. Keeping each node's
+    position costs a clone per node but spares replaying the path every iteration.
     """
 
-    __slots__ = ("seats", "actions", "visits", "totals", "tried", "children", "visits_here")
+    __slots__ = ("state", "over", "seats", "actions", "visits", "totals", "tried", "children",
+                 "visits_here")
 
-    def __init__(self) -> None:
+    def __init__(self, state) -> None:
+        self.state = state
+        self.over = state.is_over()
         self.seats: tuple[int, ...] = ()
-        self.actions: list[list] | None = None
+        self.actions: list[Sequence] | None = None
         self.visits: list[list[int]] = []
         self.totals: list[list[float]] = []
         self.tried: list[int] = []
         self.children: dict[int, JointNode] = {}
         self.visits_here = 0
 
-    def expand(self, state, restrict: Mapping[int, Sequence] | None = None) -> None:
+    def expand(self, restrict: Mapping[int, Sequence] | None = None) -> None:
+        state = self.state
         self.seats = tuple(state.acting_seats())
         self.actions = [list(restrict[seat]) if restrict and seat in restrict else state.legal_actions(seat)
                         for seat in self.seats]
@@ -44,31 +50,37 @@ class JointNode:
         self.tried = [0] * len(self.seats)
         self.visits_here = 0
 
-    def select(self, c: float) -> tuple[int, list[int]]:
-        """Each seat's own UCB1 choice (untried actions first): the joint key and the indices."""
+    def select(self, spread_scale: float) -> tuple[int, list[int], tuple]:
+        """Each seat's own UCB1 choice, untried actions first: (joint key, indices, joint action).
+
+        ``spread_scale`` is 2 C^2, so that C sqrt(2 ln t / n) is sqrt(spread / n).
+        """
         indices = []
+        joint = []
         key = 0
-        spread = 2.0 * math.log(self.visits_here) if self.visits_here > 1 else 0.0
+        visits_here = self.visits_here
+        spread = spread_scale * math.log(visits_here) if visits_here > 1 else 0.0
         sqrt = math.sqrt
-        for position, actions in enumerate(self.actions):
+        tried_counts = self.tried
+        position = 0
+        for actions in self.actions:
             width = len(actions)
-            tried = self.tried[position]
+            tried = tried_counts[position]
             if tried < width:
                 best = tried
-                self.tried[position] = tried + 1
+                tried_counts[position] = tried + 1
             else:
-                best, best_score = 0, -math.inf
-                visits = self.visits[position]
-                index = 0
-                for total in self.totals[position]:
-                    count = visits[index]
-                    score = total / count + c * sqrt(spread / count)
+                best, best_score, index = 0, -math.inf, 0
+                for total, count in zip(self.totals[position], self.visits[position]):
+                    score = total / count + sqrt(spread / count)
                     if score > best_score:
                         best, best_score = index, score
                     index += 1
             indices.append(best)
+            joint.append(actions[best])
             key = key * width + best
-        return key, indices
+            position += 1
+        return key, indices, tuple(joint)
 
 
 def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
@@ -82,8 +94,10 @@ def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
     the final action is ``seat``'s most visited one. ``root_actions`` restricts some seats'
     actions at the root (the hybrid search's pruning). ``iterations`` counts playouts.
     """
-    root = JointNode()
-    root.expand(state, root_actions)
+    if c < 0:
+        raise ValueError(f"c must be >= 0, got {c}")
+    root = JointNode(state)
+    root.expand(root_actions)
     if seat not in root.seats:
         raise ValueError(f"seat {seat} does not act in this position (acting: {root.seats})")
     position = root.seats.index(seat)
@@ -100,34 +114,39 @@ def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: i
              playout_depth: int | None, evaluate: Evaluate | None, playout) -> int:
     """DUCT iterations from an expanded ``root`` until ``budget`` ends; returns the depth reached."""
     seats = seat_count(state)
+    spread_scale = 2.0 * c * c
     deepest = 0
     while budget.spend():
-        current = state.clone()
         node = root
         path = []
         while node.actions is not None:
-            key, indices = node.select(c)
-            acting = node.actions
-            current.apply(tuple([acting[position][index] for position, index in enumerate(indices)]))
+            key, indices, joint = node.select(spread_scale)
             path.append((node, indices))
             child = node.children.get(key)
             if child is None:
-                child = node.children[key] = JointNode()
+                position = node.state.clone()
+                position.apply(joint)
+                child = node.children[key] = JointNode(position)
             node = child
         if len(path) > deepest:
             deepest = len(path)
-        if not current.is_over():
+        if node.over or playout_depth == 0:
+            rewards = seat_values(node.state, seats, evaluate)
+        else:
+            current = node.state.clone()
+            playout(current, rng, playout_depth)
+            rewards = seat_values(current, seats, evaluate)
+        if not node.over:
             node.visits_here += 1
             if node.visits_here >= threshold:
-                node.expand(current)
-            playout(current, rng, playout_depth)
-        rewards = seat_values(current, seats, evaluate)
+                node.expand()
         for visited, indices in path:
             visited.visits_here += 1
+            totals, visits, acting = visited.totals, visited.visits, visited.seats
             position = 0
             for index in indices:
-                visited.visits[position][index] += 1
-                visited.totals[position][index] += rewards[visited.seats[position]]
+                visits[position][index] += 1
+                totals[position][index] += rewards[acting[position]]
                 position += 1
     return deepest
 
