@@ -14,7 +14,7 @@ import math
 from bots.search import montecarlo
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
-from bots.search.playout import Evaluate, outcome_value, random_playout, seat_count, seat_values
+from bots.search.playout import Evaluate, leaf_values, outcome_value, random_playout, seat_count
 
 PLY_DISCOUNT = 1e-3     # a win found sooner scores a little higher, a loss a little later
 
@@ -254,12 +254,7 @@ def mcts(state, *, rng, deadline: Deadline | None = None, iterations: int | None
             deepest = len(path) - 1
         if not node.over and node.visits + 1 >= threshold:
             node.expand()
-        if node.over or playout_depth == 0:
-            rewards = seat_values(node.state, seats, evaluate)
-        else:
-            current = node.state.clone()
-            playout(current, rng, playout_depth)
-            rewards = seat_values(current, seats, evaluate)
+        rewards = leaf_values(node.state, node.over, seats, rng, playout, playout_depth, evaluate)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:

@@ -39,6 +39,17 @@ def seat_values(state, seats: int, evaluate: Evaluate | None) -> tuple[float, ..
     return tuple(evaluate(state, seat) for seat in range(seats))
 
 
+def leaf_values(state, over: bool, seats: int, rng, playout, playout_depth: int | None,
+                evaluate: Evaluate | None) -> tuple[float, ...]:
+    """Each seat's value of a tree leaf: a playout from a copy of ``state`` (none when the game
+    is ``over`` or ``playout_depth`` is 0), then the outcome or the evaluation."""
+    if over or playout_depth == 0:
+        return seat_values(state, seats, evaluate)
+    current = state.clone()
+    playout(current, rng, playout_depth)
+    return seat_values(current, seats, evaluate)
+
+
 def random_playout(state, rng, max_turns: int | None = None) -> None:
     """Play uniformly random legal actions for every acting seat until the game ends.
 

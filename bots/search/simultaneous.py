@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
 from bots.search.montecarlo import choice_by, pmc
-from bots.search.playout import Evaluate, random_playout, seat_count, seat_values
+from bots.search.playout import Evaluate, leaf_values, random_playout, seat_count, seat_values
 
 __all__ = ["JointNode", "duct", "mcts", "pmc", "run_duct"]
 
@@ -130,12 +130,7 @@ def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: i
             node = child
         if len(path) > deepest:
             deepest = len(path)
-        if node.over or playout_depth == 0:
-            rewards = seat_values(node.state, seats, evaluate)
-        else:
-            current = node.state.clone()
-            playout(current, rng, playout_depth)
-            rewards = seat_values(current, seats, evaluate)
+        rewards = leaf_values(node.state, node.over, seats, rng, playout, playout_depth, evaluate)
         if not node.over:
             node.visits_here += 1
             if node.visits_here >= threshold:
