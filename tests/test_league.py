@@ -6,14 +6,14 @@ import json
 import pytest
 
 from tests.conftest import run_cli
-from tests.test_match import crasher  # noqa: F401  (a fixture)
+from tests.test_match import CALM, crasher  # noqa: F401  (a fixture)
 from tools.standings import Standings, gauntlet, round_robin
 
 BOTS = ["random --seed 1", "random --seed 2", "random --seed 3"]
 
 
 def _league(*args: str) -> dict:
-    done = run_cli("league", "tictactoe", *args, "--json")
+    done = run_cli("league", "tictactoe", *args, *CALM, "--json")
     assert done.returncode == 0, done.stderr
     return json.loads(done.stdout)
 
@@ -60,7 +60,7 @@ def test_gauntlet_with_anchor(crasher):
 
 
 def test_text_table_and_matrix(crasher):
-    done = run_cli("league", "tictactoe", *BOTS[:2], crasher, "-n", "2", "--seed", "1")
+    done = run_cli("league", "tictactoe", *BOTS[:2], crasher, "-n", "2", "--seed", "1", *CALM)
     assert done.returncode == 0, done.stderr
     text = done.stdout
     assert "Bradley-Terry, mean 0" in text and "score of row vs column" in text

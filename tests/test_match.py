@@ -12,6 +12,8 @@ from tools.runner import derive_seed
 
 RANDOM = "random --seed 1"
 OTHER = "random --seed 2"
+# budgets no loaded machine misses: these tests are about counting, not timing
+CALM = ("--first-turn-ms", "30000", "--turn-ms", "30000")
 
 
 @pytest.fixture
@@ -23,7 +25,7 @@ def crasher(tmp_path) -> str:
 
 
 def _match(*args: str) -> dict:
-    done = run_cli("match", "tictactoe", *args, "--json")
+    done = run_cli("match", "tictactoe", *args, *CALM, "--json")
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 1, "exactly one JSON object on stdout"
@@ -68,19 +70,22 @@ def test_the_same_seed_plays_the_same_games():
 
 
 def test_sprt_stops_early_when_one_bot_always_wins(crasher):
-    summary = _match("random", crasher, "-n", "200", "--sprt", "elo0=0,elo1=10", "--seed", "1")
+    summary = _match("random", crasher, "-n", "200", "--sprt", "elo0=0,elo1=50", "--seed", "1")
     sprt = summary["sprt"]
     assert sprt["result"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
     assert sprt["bounds"] == [pytest.approx(-2.944, abs=1e-3), pytest.approx(2.944, abs=1e-3)]
     assert summary["games"] < 200 and summary["losses"] == 0
     assert summary["faults"][crasher] == {"crash": summary["games"]}
     assert summary["faults"]["random"] == {}
-    reverse = _match(crasher, "random", "-n", "200", "--sprt", "elo0=0,elo1=10")
+    # every pair won: the LLR grows by log(L(50) / L(0)) = 0.1333 per pair: 22 pairs give 2.933,
+    # short of the bound 2.944, so H1 after 23
+    assert summary["sprt"]["decided_at_pairs"] == 23
+    reverse = _match(crasher, "random", "-n", "200", "--sprt", "elo0=0,elo1=50")
     assert reverse["sprt"]["result"] == "H0" and reverse["games"] < 200
 
 
 def test_sprt_text_prints_llr_and_bounds(crasher):
-    done = run_cli("match", "tictactoe", "random", crasher, "-n", "40", "--sprt", "elo1=5")
+    done = run_cli("match", "tictactoe", "random", crasher, "-n", "60", "--sprt", "elo1=50", *CALM)
     assert done.returncode == 0, done.stderr
     assert "LLR" in done.stdout and "-2.944" in done.stdout and "+2.944" in done.stdout
     assert "H1 accepted" in done.stdout
@@ -104,7 +109,8 @@ def test_a_truncated_last_line_is_dropped_and_replayed(tmp_path):
     _match(RANDOM, OTHER, "-n", "4", "--seed", "5", "--out", str(out))
     lines = out.read_text().splitlines(keepends=True)
     out.write_text("".join(lines[:3]) + lines[3][:40])        # a SIGKILL mid-write
-    done = run_cli("match", "tictactoe", RANDOM, OTHER, "-n", "4", "--out", str(out), "--json")
+    done = run_cli("match", "tictactoe", RANDOM, OTHER, "-n", "4", "--out", str(out), *CALM,
+                   "--json")
     assert done.returncode == 0, done.stderr
     assert "truncated" in done.stderr
     assert json.loads(done.stdout)["games"] == 4
@@ -115,13 +121,13 @@ def test_a_truncated_last_line_is_dropped_and_replayed(tmp_path):
     (("number_maze_duel", "random", RANDOM), "holds tictactoe games"),
     (("tictactoe", "random", OTHER), "other bots"),
     (("tictactoe", "random", RANDOM, "--seed", "99"), "--seed 3"),
-    (("tictactoe", "random", RANDOM, "--turn-ms", "77"), "time control"),
+    (("tictactoe", "random", RANDOM, "--grace-ms", "77"), "time control"),
 ])
 def test_resume_refuses_a_file_of_another_run_and_leaves_it_untouched(tmp_path, change, message):
     out = tmp_path / "games.jsonl"
     _match("random", RANDOM, "-n", "2", "--seed", "3", "--out", str(out))
     before = out.read_bytes()
-    done = run_cli("match", *change, "-n", "4", "--out", str(out))
+    done = run_cli("match", *change, "-n", "4", "--out", str(out), *CALM)
     assert done.returncode == 2
     assert message in done.stderr and len(done.stderr.strip().splitlines()) == 1
     assert "Traceback" not in done.stderr
@@ -160,7 +166,7 @@ def test_self_play_names_the_copies_apart():
 
 
 def test_text_summary_names_every_figure(crasher):
-    done = run_cli("match", "tictactoe", "random", crasher, "-n", "4", "--seed", "2")
+    done = run_cli("match", "tictactoe", "random", crasher, "-n", "4", "--seed", "2", *CALM)
     assert done.returncode == 0, done.stderr
     text = done.stdout
     for word in ("wins 4", "Elo", "LOS", "draw ratio", "pairs 2", "in seat 0", "in seat 1",

@@ -32,7 +32,8 @@ def _psyleague_number(value):
 
 
 def _play(*bots: str) -> dict:
-    done = run_cli("play", "tictactoe", *bots, "--seed", "5", "--psyleague")
+    done = run_cli("play", "tictactoe", *bots, "--seed", "5", "--psyleague",
+                   "--first-turn-ms", "30000", "--turn-ms", "30000")    # no timeout when loaded
     assert done.returncode == 0, done.stderr
     lines = done.stdout.strip().splitlines()
     assert len(lines) == 1

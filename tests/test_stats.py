@@ -60,6 +60,21 @@ def test_llr_pentanomial_equals_the_alt2_formula_over_pairs():
     assert stats.llr_pentanomial(pairs, 0, 10) == pytest.approx(expected)
 
 
+def test_exact_gsprt_agrees_with_the_approximation_on_large_samples():
+    pairs = [100, 200, 400, 300, 100]
+    exact = stats.llr_pentanomial_exact(pairs, 0, 10)
+    assert exact == pytest.approx(stats.llr_pentanomial(pairs, 0, 10), rel=0.03)
+
+
+def test_exact_gsprt_stays_sane_on_a_uniform_sample():
+    # one won pair: the approximation's variance is ~0 and its LLR explodes past the bound
+    assert stats.llr_pentanomial([0, 0, 0, 0, 1], 0, 50) > 10
+    exact = stats.llr_pentanomial_exact([0, 0, 0, 0, 1], 0, 50)
+    assert exact == pytest.approx(math.log(stats.score_from_elo(50) / 0.5), abs=0.002)
+    assert stats.llr_pentanomial_exact([3, 0, 0, 0, 0], 0, 50) < 0
+    assert stats.llr_pentanomial_exact([0, 0, 0, 0, 0], 0, 50) == 0
+
+
 def test_pentanomial_interval_is_narrower_when_pairs_cancel_seat_bias():
     # every pair is one win and one loss (the seat decides): the pair score never varies
     tight = stats.elo_pentanomial([0, 0, 90, 5, 5])

@@ -70,6 +70,7 @@ def run(args) -> int:
 def _sprt_summary(tally: HeadToHead, sprt: stats.SprtSettings, decision: dict) -> dict:
     lower, upper = sprt.bounds
     return {**sprt.to_json(), "llr": round(tally.llr(sprt), 4),
+            "llr_alt2": round(tally.llr_approximation(sprt), 4),
             "bounds": [round(lower, 4), round(upper, 4)],
             "result": decision.get("verdict"), "decided_at_pairs": decision.get("pairs")}
 

@@ -90,6 +90,10 @@ class HeadToHead:
         return stats.elo_trinomial(self.wins, self.draws, self.losses), "trinomial"
 
     def llr(self, settings: stats.SprtSettings) -> float:
+        """The pentanomial GSPRT's LLR (exact; see stats.llr_pentanomial_exact for why)."""
+        return stats.llr_pentanomial_exact(self.pentanomial(), settings.elo0, settings.elo1)
+
+    def llr_approximation(self, settings: stats.SprtSettings) -> float:
         return stats.llr_pentanomial(self.pentanomial(), settings.elo0, settings.elo1)
 
     def summary(self) -> dict:
@@ -112,6 +116,7 @@ class HeadToHead:
                         for seat, row in enumerate(self.by_seat)],
             "faults": {name: dict(counter) for name, counter in self.faults.items()},
             "latency_ms": {name: latency_summary(values) for name, values in self.latencies.items()},
+            "answers": {name: len(values) for name, values in self.latencies.items()},
             "void": self.void,
         }
 
@@ -134,7 +139,7 @@ def format_elo(value: float | None, unbounded: str = "inf") -> str:
         return unbounded
     if not math.isfinite(value):
         return "+inf" if value > 0 else "-inf"
-    return f"{value:+.1f}"
+    return f"{value:+.1f}" if round(value, 1) else "0.0"
 
 
 def format_bounds(low: float | None, high: float | None) -> str:
@@ -168,8 +173,9 @@ def summary_lines(summary: dict) -> list[str]:
         faults = summary["faults"][name]
         fault_text = ", ".join(f"{kind} {count}" for kind, count in sorted(faults.items())) \
             or "none"
-        lines.append(f"  {name}: latency p50 {latency['p50']:.1f}  p99 {latency['p99']:.1f}  "
-                     f"max {latency['max']:.1f} ms;  faults: {fault_text}")
+        timing = f"latency p50 {latency['p50']:.1f}  p99 {latency['p99']:.1f}  " \
+                 f"max {latency['max']:.1f} ms" if summary["answers"][name] else "no answers"
+        lines.append(f"  {name}: {timing};  faults: {fault_text}")
     if summary["void"]:
         lines.append(f"  void: {summary['void']} game(s) without a result (referee error; see "
                      "referee_error in the results file)")
