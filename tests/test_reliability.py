@@ -122,18 +122,23 @@ def _wait_for_bots(cli: subprocess.Popen, count: int) -> None:
         time.sleep(0.05)
 
 
+HANGS = f"{HOSTILE} hang_ignore_term 1"        # hangs at its first turn, ignoring SIGTERM
 COMMANDS = {
-    "play": ["play", "tictactoe"],
-    "match": ["match", "tictactoe", "-n", "4", "--jobs", "1", "--quiet"],
+    "play": ["play", "tictactoe", f"{HOSTILE} children", HANGS],
+    "match": ["match", "tictactoe", f"{HOSTILE} children", HANGS, "-n", "4", "--jobs", "1",
+              "--quiet"],
+    "league": ["league", "tictactoe", f"{HOSTILE} children", HANGS, "-n", "2", "--jobs", "1",
+               "--quiet"],
+    "sweep": ["sweep", "tictactoe", f"{HOSTILE} children {{2,3}}", "--vs", HANGS, "-n", "2",
+              "--jobs", "1", "--quiet"],
 }
 
 
 @pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM], ids=["SIGINT", "SIGTERM"])
 @pytest.mark.parametrize("command", sorted(COMMANDS))
 def test_interrupting_the_cli_leaves_no_bot_process(tmp_path, command, signum):
-    args = COMMANDS[command] + [f"{HOSTILE} children", f"{HOSTILE} hang_ignore_term 1",
-                                "--first-turn-ms", "60000"]
-    if command == "match":
+    args = COMMANDS[command] + ["--first-turn-ms", "60000"]
+    if command != "play":
         args += ["--out", str(tmp_path / "results.jsonl")]
     cli = _start_cli(*args)
     try:
