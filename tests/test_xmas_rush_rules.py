@@ -9,7 +9,7 @@ import pytest
 from referee.games import load_game
 from referee.games.xmas_rush import codec
 from referee.games.xmas_rush.board import (CELL_BITS, DOWN, ITEM_INDEX, LEFT, RIGHT, UP,
-                                           can_step, cell_value, distances, gather)
+                                           can_step, cell_value, distances, gather, item_mask)
 from referee.games.xmas_rush.rules import HAND, PUSHES, Move, Push, XmasRushState
 
 GAME = load_game("xmas_rush")
@@ -83,6 +83,14 @@ def test_gather_packs_every_ninth_bit():
     rng = random.Random(4)
     for mask in [0, (1 << 49) - 1] + [rng.getrandbits(49) for _ in range(300)]:
         assert gather(sum(1 << (CELL_BITS * cell) for cell in range(49) if mask >> cell & 1)) == mask
+
+
+def test_item_mask_matches_a_scan():
+    for state in mixed_states(8):
+        for codes in ([1], [24], [3, 5, 7], list(range(1, 25)), []):
+            assert item_mask(state.board, codes) == sum(1 << c for c in range(49) if state.item_at(c) in codes)
+        for seat in (0, 1):
+            assert state.quest_cells(seat) == item_mask(state.board, state.quests[seat])
 
 
 def naive_distances(state: XmasRushState, start: int) -> list[int]:

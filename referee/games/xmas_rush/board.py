@@ -99,6 +99,21 @@ def connections(board: int) -> tuple[int, int]:
     return gather(east >> 1), gather(south >> 2)
 
 
+_SLOT_ONES = sum(1 << (CELL_BITS * cell) for cell in range(CELLS))
+_ITEM_FIELDS = 31 * _SLOT_ONES
+_CARRY_BITS = _SLOT_ONES << 5
+
+
+def item_mask(board: int, codes) -> int:
+    """Cell mask of the board cells holding any of the item ``codes`` (no loop over cells)."""
+    fields = (board >> ITEM_SHIFT) & _ITEM_FIELDS
+    hits = 0
+    for code in codes:
+        # a field equal to ``code`` XORs to 0, and 0 + 31 is the only sum not carrying into bit 5
+        hits |= ~((fields ^ (code * _SLOT_ONES)) + _ITEM_FIELDS) & _CARRY_BITS
+    return gather(hits >> 5) if hits else 0
+
+
 # -- reachability and distances --------------------------------------------------
 def reachable(east: int, south: int, start: int) -> int:
     """The cell mask reachable from ``start`` (any number of steps)."""

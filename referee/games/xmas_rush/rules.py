@@ -35,7 +35,8 @@ from typing import NamedTuple
 
 from referee.games.xmas_rush.board import (CELL_BITS, CELL_MASK, CELLS, DELTA, DIRECTION_NAMES, DOWN,
                                            ITEM_SHIFT, LEFT, MAX_MOVE_STEPS, RIGHT, SIZE, TILE_MASK,
-                                           UP, connections, distances, plan_moves, reachable)
+                                           UP, connections, distances, item_mask, plan_moves,
+                                           reachable)
 from referee.games.xmas_rush.generation import BASES, League, generate, league
 
 MAX_GAME_TURNS = 150
@@ -346,15 +347,7 @@ class XmasRushState:
 
     def quest_cells(self, seat: int) -> int:
         """Cell mask of the board cells holding ``seat``'s revealed quest items."""
-        mask = 0
-        board = self.board
-        wanted = self.quests[seat]
-        if not wanted:
-            return 0
-        for cell in range(CELLS):
-            if board >> (CELL_BITS * cell + ITEM_SHIFT) & 31 in wanted:
-                mask |= 1 << cell
-        return mask
+        return item_mask(self.board, self.quests[seat]) if self.quests[seat] else 0
 
     def remaining(self, seat: int) -> int:
         """Quests ``seat`` still has to complete (the protocol's numPlayerCards)."""
