@@ -37,6 +37,7 @@ from typing import NamedTuple
 
 from referee.api import Fault, UsageError
 from referee.bot_stderr import StderrLog
+from referee.cpu_clock import CpuClock
 from referee.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
                                   resident_bytes)
 from referee.watchdog import monitor
@@ -48,7 +49,6 @@ _READ_CHUNK = 65536
 _CPU_SAMPLE_MS = 1.0            # CPU time is read (a few us) only for answers slower than this
 _STDERR_PIPE_BYTES = 1 << 20    # a bigger pipe: fewer wake-ups of the drain thread under a flood
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
-_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
 _PAGE_BYTES = os.sysconf("SC_PAGE_SIZE") if hasattr(os, "sysconf") else 4096
 _OUT_OF_MEMORY = re.compile(r"MemoryError|bad_alloc|[Oo]ut of memory|Cannot allocate memory|"
                             r"heap out of memory|OutOfMemoryError")
@@ -112,9 +112,6 @@ class BotProcess:
         self._tick_lock = threading.Lock()
         self._owner = threading.get_ident()
         self.memory_exceeded_bytes = 0
-        self._cpu_last = 0.0
-        self._cpu_threads = 0.0
-        self._wait_last = 0.0
         self.marker = f"{os.getpid()}.{next(_serial)}"
         self._proc = self._start(cwd, env)
         _live.add(self)
@@ -141,8 +138,7 @@ class BotProcess:
         self._stderr_open = True
         self._poll_in = select.poll()
         self._poll_in.register(self._stdin_fd, select.POLLOUT)
-        self._stat_fd = self._open_proc("stat")
-        self._schedstat_fd = self._open_proc("schedstat")
+        self._cpu = CpuClock(self.pid)
         self._statm_fd = self._open_proc("statm") if self.memory_mb else None
         if self.memory_mb:
             monitor.add(self)
@@ -198,32 +194,6 @@ class BotProcess:
             return None
 
     # -- clocks and memory -----------------------------------------------------
-    def _cpu_seconds(self, all_threads: bool = True) -> tuple[float | None, float | None]:
-        """(CPU seconds used, seconds spent waiting for a CPU) so far, or None where unknown.
-
-        schedstat is exact (ns) and cheap but covers the main thread only; stat
-        covers every thread, in clock ticks, and costs a few microseconds: it is
-        read when ``all_threads`` (the caller saw the main thread idle while the
-        bot was busy answering) and the larger total is kept.
-        """
-        cpu = wait = None
-        if self._schedstat_fd is not None:
-            try:
-                fields = os.pread(self._schedstat_fd, 64, 0).split(None, 2)
-                cpu, wait = int(fields[0]) * 1e-9, int(fields[1]) * 1e-9
-            except (OSError, IndexError, ValueError):
-                pass
-        if all_threads and self._stat_fd is not None:
-            try:
-                raw = os.pread(self._stat_fd, 1024, 0)
-                fields = raw[raw.rfind(b")") + 2:].split(None, 14)
-                self._cpu_threads = (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
-            except (OSError, IndexError, ValueError):
-                pass
-        if cpu is None or self._cpu_threads > cpu + 2 / _CLOCK_TICKS:
-            cpu = self._cpu_threads if self._stat_fd is not None else cpu
-        return cpu, wait
-
     def tick(self, now: float, full: bool) -> None:
         """Called by the monitor thread: kill the bot when its memory passes the cap."""
         with self._tick_lock:
@@ -370,23 +340,16 @@ class BotProcess:
         latency_ms = (finished - started) * 1000
         if latency_ms < _CPU_SAMPLE_MS:
             return Answer(line, latency_ms, None, None)
-        cpu, wait = self._cpu_seconds(all_threads=False)
-        if cpu is not None and latency_ms - (cpu - self._cpu_last) * 1000 > 1.0:
-            cpu, wait = self._cpu_seconds(all_threads=True)    # other threads may have worked
-        cpu_ms = wait_ms = None
-        if cpu is not None:
-            cpu_ms, self._cpu_last = (cpu - self._cpu_last) * 1000, cpu
-        if wait is not None:
-            wait_ms, self._wait_last = (wait - self._wait_last) * 1000, wait
+        cpu_ms, wait_ms = self._cpu.lap(latency_ms)
         return Answer(line, latency_ms, cpu_ms, wait_ms)
 
     def _timeout_detail(self, timeout_s: float) -> str:
         detail = f"no answer within {timeout_s * 1000:.0f} ms"
-        cpu, wait = self._cpu_seconds()
-        if cpu is not None:
-            detail += f" (bot used {(cpu - self._cpu_last) * 1000:.0f} ms CPU"
-            if wait is not None and (wait - self._wait_last) * 1000 >= 1:
-                detail += f", waited {(wait - self._wait_last) * 1000:.0f} ms for a CPU"
+        cpu_ms, wait_ms = self._cpu.since_lap()
+        if cpu_ms is not None:
+            detail += f" (bot used {cpu_ms:.0f} ms CPU"
+            if wait_ms is not None and wait_ms >= 1:
+                detail += f", waited {wait_ms:.0f} ms for a CPU"
             detail += ")"
         if self._buffer:
             detail += f"; partial line {bytes(self._buffer[:40]).decode('utf-8', 'replace')!r}"
@@ -454,7 +417,8 @@ class BotProcess:
         except OSError:
             pass
         with self._tick_lock:
-            for name in ("_stat_fd", "_schedstat_fd", "_statm_fd", "_pidfd"):
+            self._cpu.close()
+            for name in ("_statm_fd", "_pidfd"):
                 fd = getattr(self, name)
                 if fd is not None:
                     setattr(self, name, None)
