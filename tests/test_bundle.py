@@ -68,10 +68,12 @@ def test_every_game_has_a_bot_to_bundle():
 @pytest.mark.parametrize("game_name, bot", ALL_BOTS, ids=[f"{g}/{b}" for g, b in ALL_BOTS])
 def test_bundle_plays_exactly_like_the_original(game_name, bot, tmp_path):
     """Same seed and iteration budget, baked in with --set so the bundle runs without arguments
-    (as on CodinGame): every answer of every turn is the same, and nothing is written to disk."""
+    (as on CodinGame): every answer of every turn is the same, with the sources verbatim and
+    stripped, and nothing is written to disk."""
     game = load_game(game_name)
     dests = {action.dest for action in bot_parser(game_name, bot)._actions}
-    settings = {key: value for key, value in (("seed", SEED), ("iterations", ITERATIONS)) if key in dests}
+    settings = {key: value for key, value in (("seed", SEED), ("iterations", ITERATIONS))
+                if key in dests}
     args = " ".join(f"--{key} {value}" for key, value in settings.items())
     original = resolve_bot(game_name, f"{bot} {args}")
     if "iterations" not in settings:
@@ -80,16 +82,25 @@ def test_bundle_plays_exactly_like_the_original(game_name, bot, tmp_path):
             pytest.skip(f"{game_name}/{bot} has no deterministic mode (no --iterations, and two "
                         "runs with the same seed differ): nothing to compare a bundle with")
     entry = resolve_entry(f"{game_name}/{bot}")
-    bundle = build_bundle(entry, defaults=parse_defaults(entry, [f"{k}={v}" for k, v in settings.items()]))
+    defaults = parse_defaults(entry, [f"{key}={value}" for key, value in settings.items()])
     out, run_dir, scratch = _folders(tmp_path)
-    (out / "bot.py").write_text(bundle.text, encoding="ascii")
+    submitted = build_bundle(entry, defaults=defaults)     # what `botarena bundle` writes
+    assert len(submitted.text) < 100_000 and submitted.text.isascii()
+    bundles = []
+    for strip in ("never", "always"):    # both, whichever `auto` chose (verbatim may be too long)
+        bundle = build_bundle(entry, defaults=defaults, strip=strip, limit=10**9)
+        (out / f"{strip}.py").write_text(bundle.text, encoding="ascii")
+        bundles.append(_isolated(out / f"{strip}.py", run_dir, scratch))
     expected = _play(game, original, original)
-    actual = _play(game, _isolated(out / "bot.py", run_dir, scratch), original)
-    assert _outputs(actual) == _outputs(expected)
-    assert [player.score for player in actual.players] == [player.score for player in expected.players]
+    if game.seats[0] == 1:          # one game per bundle
+        played = [_play(game, bundles[0], original), _play(game, bundles[1], original)]
+    else:                           # verbatim in seat 0, stripped in the others: one game
+        played = [_play(game, bundles[0], bundles[1])]
+    for actual in played:
+        assert _outputs(actual) == _outputs(expected)
+        assert [seat.score for seat in actual.players] == [seat.score for seat in expected.players]
     assert list(run_dir.iterdir()) == [] and list(scratch.iterdir()) == []
-    assert list(out.iterdir()) == [out / "bot.py"]
-    assert len(bundle.text) < 100_000 and bundle.text.isascii()
+    assert sorted(out.iterdir()) == [out / "always.py", out / "never.py"]
 
 
 _HELPER = '''\
@@ -181,7 +192,8 @@ def test_a_traceback_in_a_bundle_shows_the_inlined_source_line(tmp_path):
 
 def test_set_bakes_defaults_and_arguments_still_win(tmp_path):
     out, run_dir, _ = _folders(tmp_path)
-    result = run_cli("bundle", "random", "--game", "tictactoe", "-o", str(out / "bot.py"), "--set", "seed=7")
+    result = run_cli("bundle", "random", "--game", "tictactoe", "-o", str(out / "bot.py"),
+                     "--set", "seed=7")
     assert result.returncode == 0, result.stderr
     assert "modules" in result.stdout
     turn = "-1 -1\n4\n0 0\n0 1\n1 1\n2 2\n"
@@ -195,6 +207,8 @@ def test_set_bakes_defaults_and_arguments_still_win(tmp_path):
     bundle = [sys.executable, "-I", "-S", str(out / "bot.py")]
     assert answers(bundle, run_dir) == answers([*original, "--seed", "7"], ROOT, env)
     assert answers([*bundle, "--seed", "3"], run_dir) == answers([*original, "--seed", "3"], ROOT, env)
+    assert "[bundled default: 7]" in subprocess.run([*bundle, "--help"], capture_output=True,
+                                                     text=True, timeout=60).stdout
 
 
 @pytest.mark.parametrize("args, message", [
@@ -218,12 +232,14 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
 def test_too_long_says_by_how_much():
     entry = resolve_entry("tictactoe/random")
     size = len(build_bundle(entry, strip="never").text)
-    with pytest.raises(UsageError, match=f" {size:,} characters: 1 too many for the limit of {size - 1:,}"):
+    expected = f" {size:,} characters: 1 too many for the limit of {size - 1:,}"
+    with pytest.raises(UsageError, match=expected):
         build_bundle(entry, strip="never", limit=size)
     assert len(build_bundle(entry, strip="auto", limit=size).text) < size      # auto strips to fit
 
 
-@pytest.mark.parametrize("module, named", [("psutil", "psutil"), ("not_a_module_anywhere.sub", "not_a_module")])
+@pytest.mark.parametrize("module, named", [("psutil", "psutil"),
+                                           ("not_a_module_anywhere.sub", "not_a_module")])
 def test_a_non_standard_import_is_named(tmp_path, module, named):
     script = tmp_path / "bot.py"
     script.write_text(f"import sys\n\nimport {module}\n", encoding="utf-8")
@@ -242,7 +258,8 @@ def test_guarded_optional_imports_are_allowed(tmp_path):
 
 
 @pytest.mark.parametrize("text", ["", "plain\n", "a 'quote' and \"double\" \\ back\\slash\n\t\x0c\r",
-                                  "''' \"\"\" '''\"", "caf\u00e9 \u20ac \U0001f600 \x00\x7f", "ends with \\"])
+                                  "''' \"\"\" '''\"", "caf\u00e9 \u20ac \U0001f600 \x00\x7f",
+                                  "ends with \\"])
 def test_to_literal_round_trips_in_ascii(text):
     literal = to_literal(text)
     assert literal.isascii() and ast.literal_eval(literal) == text
@@ -250,7 +267,8 @@ def test_to_literal_round_trips_in_ascii(text):
 
 def test_strip_keeps_every_project_module_equivalent():
     """strip_source checks itself (same AST minus docstrings); here on every module we have."""
-    paths = sorted(path for folder in ("bots", "referee", "tools") for path in (ROOT / folder).rglob("*.py"))
+    paths = sorted(path for folder in ("bots", "referee", "tools")
+                   for path in (ROOT / folder).rglob("*.py"))
     saved = 0
     for path in paths:
         source = path.read_text(encoding="utf-8")

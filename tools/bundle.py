@@ -123,6 +123,9 @@ class _Collector:
         self.pending: list[SourceModule] = []
         self.project_packages = {folder.name for folder in PROJECT_ROOT.iterdir()
                                  if (folder / "__init__.py").is_file()}
+        # the project root lends only its packages, unless the script itself lives there
+        self.package_only_roots = {PROJECT_ROOT} - ({entry.path.parent} if entry.name == "__main__"
+                                                    else set())
 
     def collect(self, entry_source: str) -> list[SourceModule]:
         name = self.entry.name
@@ -172,7 +175,7 @@ class _Collector:
     def _find(self, name: str) -> SourceModule | None:
         parts = name.split(".")
         for root in self.entry.search_roots:
-            if root == PROJECT_ROOT and parts[0] not in self.project_packages:
+            if root in self.package_only_roots and parts[0] not in self.project_packages:
                 continue
             base = root.joinpath(*parts)
             if (base / "__init__.py").is_file():
@@ -289,6 +292,7 @@ def _run_bundle(modules, entry, package):
     importer = _BundleImporter(modules)
     sys.meta_path.insert(0, importer)
     sys.excepthook = _print_exception
+    sys.dont_write_bytecode = True
     namespace = sys.modules["__main__"].__dict__
     for key in [key for key in namespace if not key.startswith("__")]:
         del namespace[key]
@@ -331,7 +335,7 @@ def render(entry: Entry, modules: list[SourceModule], defaults: dict, command: s
     description = next(iter((ast.get_docstring(ast.parse(entry_source)) or "").splitlines()), "")
     header = [
         "#!/usr/bin/env python3",
-        f"# {entry.label}, bundled by botarena: {description}",
+        f"# {entry.label if entry.package else entry.path.name}, bundled by botarena: {description}",
         *([f"# Made by: {command}"] if command else []),
         *([f"# Baked-in defaults (arguments still win): "
            f"{', '.join(f'{key}={value!r}' for key, value in defaults.items())}"] if defaults else []),

@@ -87,8 +87,13 @@ _build_parser_unbaked = build_parser
 
 
 def build_parser():
+    import argparse
+    defaults = {defaults!r}
     parser = _build_parser_unbaked()
-    parser.set_defaults(**{defaults!r})
+    parser.set_defaults(**defaults)
+    for action in parser._actions:
+        if action.dest in defaults and action.help not in (None, argparse.SUPPRESS):
+            action.help += " [bundled default: %s]" % repr(defaults[action.dest]).replace("%", "%%")
     return parser
 '''
 

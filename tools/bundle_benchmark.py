@@ -1,0 +1,157 @@
+"""Benchmark of ``botarena bundle``: speed of a hot function bundled and not, start-up, sizes.
+
+    python -m tools.bundle_benchmark [--repeat 5] [--rounds 3]
+
+The hot function is a recursive negamax over the whole tic-tac-toe tree (549,946 nodes) in a
+module of its own: every call reads and writes module globals and calls into the inlined
+``referee.games.tictactoe.rules``, whose methods read that module's globals in turn; this is
+where compyner's rewriting of globals into attribute look-ups cost 2x. Both variants run in
+fresh interpreters, alternately; the best CPU time of each is kept (CPU time, not wall time, so
+that other processes on a busy machine disturb the ratio less). Also printed: the time to start
+the biggest built-in bot and reach its first read, and the size of every built-in bot's bundle.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from referee.games import game_names
+from tools.botspec import PROJECT_ROOT, builtin_bots
+from tools.bundle import CODINGAME_LIMIT, build_bundle, resolve_entry
+
+_HOT_MODULE = '''\
+from referee.games.tictactoe.rules import TicTacToeState
+
+NODES = 0
+
+
+def negamax(state):
+    global NODES
+    NODES += 1
+    if state.winner is not None:
+        return -1
+    if state.is_over():
+        return 0
+    best = -2
+    for cell in state.legal_actions():
+        child = state.clone()
+        child.play(cell)
+        value = -negamax(child)
+        if value > best:
+            best = value
+    return best
+'''
+
+_DRIVER = '''\
+import json
+import sys
+import time
+
+import hot
+from referee.games.tictactoe.rules import TicTacToeState
+
+
+def main():
+    best = float("inf")
+    for _ in range(int(sys.argv[1])):
+        hot.NODES = 0
+        started = time.process_time()
+        value = hot.negamax(TicTacToeState())
+        best = min(best, time.process_time() - started)
+    print(json.dumps({"seconds": best, "value": value, "nodes": hot.NODES}))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def _run_json(argv: list[str], env: dict | None = None) -> dict:
+    done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+    return json.loads(done.stdout)
+
+
+def _project_env() -> dict:
+    return {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "PYTHONHASHSEED": "0"}
+
+
+def hot_function_ratio(folder: Path, repeat: int, rounds: int) -> tuple[float, float, dict]:
+    """Best seconds unbundled, best seconds bundled, and the bundled run's figures."""
+    (folder / "hot.py").write_text(_HOT_MODULE)
+    (folder / "driver.py").write_text(_DRIVER)
+    bundle = folder / "bundled.py"
+    bundle.write_text(build_bundle(resolve_entry(str(folder / "driver.py")), strip="never").text)
+    plain, bundled, figures = [], [], {}
+    for _ in range(rounds):
+        plain.append(_run_json([sys.executable, str(folder / "driver.py"), str(repeat)],
+                               _project_env())["seconds"])
+        figures = _run_json([sys.executable, "-I", "-S", str(bundle), str(repeat)])
+        bundled.append(figures["seconds"])
+    return min(plain), min(bundled), figures
+
+
+def bundle_sizes() -> list[tuple[str, int, int, int]]:
+    """(GAME/NAME, characters verbatim, characters stripped, modules) of every built-in bot."""
+    sizes = []
+    for game in game_names():
+        for bot in builtin_bots(game):
+            entry = resolve_entry(f"{game}/{bot}")
+            verbatim = build_bundle(entry, strip="never", limit=10**9)
+            stripped = build_bundle(entry, strip="always", limit=10**9)
+            sizes.append((f"{game}/{bot}", len(verbatim.text), len(stripped.text),
+                          len(verbatim.modules)))
+    return sizes
+
+
+def size_table(sizes: list[tuple[str, int, int, int]]) -> list[str]:
+    """Markdown rows of ``bundle_sizes()``."""
+    rows = ["| bundle of | characters, verbatim | stripped | modules |", "|---|---:|---:|---:|"]
+    for name, verbatim, stripped, modules in sizes:
+        mark = " (auto strips)" if verbatim >= CODINGAME_LIMIT else ""
+        rows.append(f"| {name} | {verbatim:,}{mark} | {stripped:,} | {modules} |")
+    return rows
+
+
+def startup_ms(folder: Path, game: str, bot: str, runs: int = 7) -> tuple[float, float]:
+    """Median ms from start to exit at the first read (stdin is empty), original and bundled."""
+    bundle = folder / f"{bot}.py"
+    bundle.write_text(build_bundle(resolve_entry(f"{game}/{bot}")).text)
+    variants = ([sys.executable, "-P", "-m", f"bots.{game}.{bot}"],
+                [sys.executable, "-I", "-S", str(bundle)])
+    times: list[list[float]] = [[], []]
+    for _ in range(runs):
+        for index, argv in enumerate(variants):
+            started = time.perf_counter()
+            subprocess.run(argv, stdin=subprocess.DEVNULL, capture_output=True, env=_project_env(),
+                           cwd=PROJECT_ROOT if index == 0 else folder)
+            times[index].append((time.perf_counter() - started) * 1000)
+    return statistics.median(times[0]), statistics.median(times[1])
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--repeat", type=int, default=3, help="negamax runs per interpreter (best kept)")
+    parser.add_argument("--rounds", type=int, default=3, help="interpreters per variant, alternated")
+    args = parser.parse_args(argv)
+    with tempfile.TemporaryDirectory() as folder:
+        plain, bundled, figures = hot_function_ratio(Path(folder), args.repeat, args.rounds)
+        print(f"hot function (negamax over tic-tac-toe, {figures['nodes']:,} nodes, value "
+              f"{figures['value']}): unbundled {plain * 1000:.0f} ms, bundled {bundled * 1000:.0f} ms CPU, "
+              f"ratio bundled/unbundled {bundled / plain:.3f}")
+        sizes = bundle_sizes()
+        biggest = max(sizes, key=lambda row: row[1])[0]
+        original, bundle = startup_ms(Path(folder), *biggest.split("/"))
+        print(f"start-up to the first read, {biggest} (the biggest bundle): "
+              f"original {original:.0f} ms, bundle {bundle:.0f} ms")
+    print("\n".join(size_table(sizes)))
+
+
+if __name__ == "__main__":
+    main()
