@@ -19,21 +19,27 @@ class StderrLog:
         self._carry = b""
 
     def absorb(self, chunk: bytes) -> None:
-        self.total_bytes += len(chunk)
-        tail = self._tail
-        tail += chunk
-        if len(tail) > self.cap:
-            self._dropped += len(tail) - self.cap
-            del tail[:-self.cap]
-        self._last = (self._last + chunk)[-_CARRY_BYTES:]
-        text = self._carry + chunk if self._carry else chunk
-        cut = text.rfind(b"\n")
+        size = len(chunk)
+        self.total_bytes += size
+        tail, cap = self._tail, self.cap
+        if size >= cap:                      # a flood: keep the chunk's end, copy nothing else
+            self._dropped += len(tail) + size - cap
+            tail[:] = chunk[size - cap:]
+        else:
+            tail += chunk
+            if len(tail) > cap:
+                self._dropped += len(tail) - cap
+                del tail[:-cap]
+        self._last = chunk[-_CARRY_BYTES:] if size >= _CARRY_BYTES else \
+            (self._last + chunk)[-_CARRY_BYTES:]
+        cut = chunk.rfind(b"\n")
         if cut < 0:
-            self._carry = text[-_CARRY_BYTES:]
+            self._carry = chunk[-_CARRY_BYTES:] if size >= _CARRY_BYTES else \
+                (self._carry + chunk)[-_CARRY_BYTES:]
             return
-        if b"[PDATA]" in text:
-            self._parse_pdata(text[:cut])
-        self._carry = text[cut + 1:][-_CARRY_BYTES:]
+        if b"[PDATA]" in chunk or b"[PDATA]" in self._carry + chunk[:7]:    # (a split marker too)
+            self._parse_pdata(self._carry + chunk[:cut])
+        self._carry = chunk[cut + 1:][-_CARRY_BYTES:]
 
     def _parse_pdata(self, block: bytes) -> None:
         """psyleague's ``[PDATA] key = value`` lines: the last value of each key is kept."""
