@@ -10,12 +10,14 @@ from referee.games.xmas_rush.rules import Push
 from tests.conftest import run_cli
 from tests.test_xmas_rush_rules import corridor_state
 
+ROOMY = ("--first-turn-ms", "10000", "--turn-ms", "2000")
+
 
 def test_demo_game_and_its_replay_verifies(tmp_path):
     replay = tmp_path / "demo.json"
-    # the README demo, with a roomier budget so a loaded test machine cannot turn it into a timeout
-    done = run_cli("play", "xmas_rush", "greedy --seed 1", "random --seed 2", "--seed", "1", "--replay", str(replay),
-                   "--turn-ms", "200", "--json")
+    # the README demo, with roomy budgets so a loaded test machine cannot turn it into a timeout
+    done = run_cli("play", "xmas_rush", "greedy --seed 1", "random --seed 2", "--seed", "1", "--replay",
+                   str(replay), *ROOMY, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert [player["fault"] for player in result["players"]] == [None, None]
@@ -32,7 +34,7 @@ def test_demo_game_and_its_replay_verifies(tmp_path):
 
 def test_wood_league_game_between_random_bots():
     done = run_cli("play", "xmas_rush", "random --seed 1", "random --seed 2", "--seed", "-5",
-                   "--option", "league=1", "--turn-ms", "200", "--json")
+                   "--option", "league=1", *ROOMY, "--json")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["options"] == {"league": 1} and all(p["fault"] is None for p in result["players"])
