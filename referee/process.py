@@ -57,6 +57,7 @@ __all__ = ["Answer", "BotFault", "BotProcess", "BotStartError", "DEFAULT_MEMORY_
            "MAX_LINE_CHARS", "STDERR_TAIL_BYTES", "close_all", "kill_tree"]
 
 _live: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
+_live_lock = threading.RLock()   # games in several threads start bots while close_all() runs
 _serial = itertools.count(1)
 _now = time.perf_counter
 _setup_done = False
@@ -114,7 +115,8 @@ class BotProcess:
         self.memory_exceeded_bytes = 0
         self.marker = f"{os.getpid()}.{next(_serial)}"
         self._proc = self._start(cwd, env)
-        _live.add(self)
+        with _live_lock:
+            _live.add(self)
         self.pid = self._proc.pid
         if self.memory_mb:
             self._limit_memory()
@@ -400,7 +402,8 @@ class BotProcess:
             self.kill()
             return
         self._closed = True
-        _live.discard(self)
+        with _live_lock:
+            _live.discard(self)
         monitor.discard(self)
         self.kill()
         try:
@@ -440,5 +443,7 @@ def _thread_alive(ident: int) -> bool:
 
 def close_all() -> None:
     """End every bot process still open in this harness (on interruption and at exit)."""
-    for bot in list(_live):
+    with _live_lock:
+        bots = list(_live)
+    for bot in bots:
         bot.close()
