@@ -104,3 +104,15 @@ def test_deadlines():
     assert Deadline(time.perf_counter() - 1).expired()
     assert turn_budget(7, 0.0) == {"iterations": 7}
     assert turn_budget(None, 5.0)["deadline"].at == 5.0
+
+
+def test_slow_iterations_read_the_clock_often_enough_to_stop_in_time():
+    def slow_playout(state, rng, max_turns):
+        time.sleep(0.002)                   # a 2 ms playout: 64 of them would overrun by 128 ms
+
+    state = tictactoe()
+    started = time.perf_counter()
+    choice = alternating.mcts(state, rng=random.Random(0), deadline=Deadline.after_ms(30),
+                              playout=slow_playout)
+    assert time.perf_counter() - started < 0.030 + 0.040
+    assert choice.iterations >= 2

@@ -139,11 +139,12 @@ def iterative_deepening(state, *, deadline: Deadline | None = None, iterations: 
     Always answers a legal action: the last completed depth's choice, or, when time runs out
     inside depth 1, the best action searched so far (the first legal one if none). Each depth
     searches the previous best action first. Stops early once no leaf was cut by depth (the
-    tree is solved) or at ``max_depth``. ``iterations`` counts nodes over all depths.
+    tree is solved) or at ``max_depth``. ``iterations`` counts nodes over all depths; with no
+    budget at all it runs until the tree is solved or ``max_depth``.
     """
     seat = state.acting_seats()[0]
     actions = list(state.legal_actions(seat))
-    budget = Budget(deadline, iterations)
+    budget = Budget(_unbounded(deadline, iterations), iterations)
     best = Choice(actions[0], 0, 0, 0.5)
     if len(actions) == 1:
         return best

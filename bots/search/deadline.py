@@ -44,18 +44,23 @@ class Deadline:
         return f"Deadline(remaining={self.remaining() * 1000:.1f} ms)"
 
 
+CLOCK_INTERVAL_S = 0.0002     # read the clock about this often, however long an iteration takes
+
+
 class Budget:
     """An iteration limit and a deadline, whichever ends first.
 
     ``spend()`` is called before each iteration (or node) and returns False once the budget is
-    exhausted, so ``iterations=N`` runs exactly N of them; the clock is read on the first call
-    and then every ``check_every`` calls, because reading it costs more than a cheap iteration.
+    exhausted, so ``iterations=N`` runs exactly N of them. Reading the clock costs more than a
+    cheap iteration, so the clock is read on the first call and then about every 0.2 ms: every
+    iteration when they are slow (a long playout), at most every ``check_every`` when fast.
     """
 
-    __slots__ = ("deadline_at", "limit", "used", "check_every", "_next_check", "exhausted")
+    __slots__ = ("deadline_at", "limit", "used", "check_every", "_next_check", "_checked_at",
+                 "_checked_used", "exhausted")
 
     def __init__(self, deadline: Deadline | None = None, iterations: int | None = None,
-                 check_every: int = 32) -> None:
+                 check_every: int = 64) -> None:
         if deadline is None and iterations is None:
             raise ValueError("a search needs a deadline, an iteration budget, or both")
         if iterations is not None and iterations < 0:
@@ -65,6 +70,8 @@ class Budget:
         self.used = 0
         self.check_every = check_every
         self._next_check = 0 if self.deadline_at != math.inf else math.inf
+        self._checked_at = _clock()
+        self._checked_used = 0
         self.exhausted = False
 
     def spend(self) -> bool:
@@ -74,12 +81,21 @@ class Budget:
             self.exhausted = True
             return False
         if used >= self._next_check:
-            self._next_check = used + self.check_every
-            if _clock() >= self.deadline_at:
+            now = _clock()
+            if now >= self.deadline_at:
                 self.exhausted = True
                 return False
+            self._next_check = used + self._stride(now, used)
         self.used = used + 1
         return True
+
+    def _stride(self, now: float, used: int) -> int:
+        """How many iterations to run before the next clock read, from the pace since the last."""
+        elapsed, done = now - self._checked_at, used - self._checked_used
+        self._checked_at, self._checked_used = now, used
+        if done <= 0 or elapsed <= 0:
+            return 1
+        return max(1, min(self.check_every, int(CLOCK_INTERVAL_S * done / elapsed)))
 
     def available(self) -> bool:
         """True while neither limit is reached (reads the clock)."""
