@@ -122,15 +122,17 @@ def fail():
 '''
 
 _SCRIPT = '''\
-"""A script outside the project: a sibling module, a project module, relative-free imports."""
+"""A script outside the project: a sibling module and package, a project module."""
 from __future__ import annotations
 
 import sys
 import types
 
 import helper
+import strategy.weights
 from bots.runtime import answer
 from helper import bump
+from strategy import best
 
 
 def main() -> None:
@@ -140,6 +142,7 @@ def main() -> None:
     real = (type(sys.modules["helper"]) is types.ModuleType and type(vars(helper)) is dict
             and bump.__globals__ is vars(helper) and main.__globals__ is vars(sys.modules["__main__"]))
     answer(f"real modules: {real}, name {__name__}, package {__package__}")
+    answer(f"relative imports: {best([1, 2])} {strategy.weights.BONUS} {strategy.core.__package__}")
     if sys.argv[1:] == ["--fail"]:
         helper.fail()
 
@@ -149,9 +152,19 @@ if __name__ == "__main__":
 '''
 
 
+_PACKAGE = {
+    "__init__.py": '"""A package next to the script: relative imports."""\nfrom .core import best\n',
+    "core.py": "from . import weights\nfrom .weights import BONUS\n\n\n"
+               "def best(values):\n    return max(values) + BONUS + weights.EXTRA\n",
+    "weights.py": "BONUS = 1\nEXTRA = 10\n",
+}
+
+
 def _script_bot(tmp_path: Path) -> Path:
     folder = tmp_path / "mybot"
-    folder.mkdir()
+    (folder / "strategy").mkdir(parents=True)
+    for name, text in _PACKAGE.items():
+        (folder / "strategy" / name).write_text(text, encoding="utf-8")
     (folder / "helper.py").write_text(_HELPER, encoding="utf-8")
     (folder / "main.py").write_text(_SCRIPT, encoding="utf-8")
     return folder / "main.py"
@@ -177,6 +190,7 @@ def test_script_with_sibling_modules_runs_the_same_bundled(tmp_path, strip):
     assert bundled.returncode == 0, bundled.stderr
     assert bundled.stdout == original.stdout
     assert "real modules: True, name __main__, package None" in bundled.stdout
+    assert "relative imports: 13 1 strategy" in bundled.stdout
 
 
 def test_a_traceback_in_a_bundle_shows_the_inlined_source_line(tmp_path):
@@ -219,7 +233,9 @@ def test_set_bakes_defaults_and_arguments_still_win(tmp_path):
     (["tictactoe/random", "--set", "depth=2"], "has no parameter 'depth' (known: seed)"),
     (["tictactoe/random", "--set", "seed=abc"], "--set 'seed=abc': argument --seed: invalid int value"),
     (["tictactoe/random", "--set", "seed"], "expected KEY=VALUE"),
-    (["tictactoe/random", "--limit", "1000"], "too many for the limit of 999"),
+    (["tictactoe/random", "--limit", "1000"], "characters even with comments and docstrings "
+                                                "stripped, 4,"),
+
 ])
 def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     out = tmp_path / "bot.py"
@@ -229,10 +245,21 @@ def test_bad_input_is_one_line_and_exit_2(tmp_path, args, message):
     assert not out.exists()
 
 
+def test_a_bot_over_codingame_limit_is_refused_or_stripped_to_fit(tmp_path):
+    script = tmp_path / "big.py"
+    script.write_text("# " + "x" * 100_000 + "\nprint('small once stripped')\n", encoding="utf-8")
+    refused = run_cli("bundle", str(script), "-o", str(tmp_path / "out.py"), "--strip", "never")
+    assert refused.returncode == 2 and not (tmp_path / "out.py").exists()
+    assert "over the limit of 99,999 (CodinGame's: fewer than 100,000)" in refused.stderr
+    fitted = run_cli("bundle", str(script), "-o", str(tmp_path / "out.py"))
+    assert fitted.returncode == 0 and "comments and docstrings stripped" in fitted.stdout
+    assert _run_isolated(tmp_path / "out.py", tmp_path).stdout == "small once stripped\n"
+
+
 def test_too_long_says_by_how_much():
     entry = resolve_entry("tictactoe/random")
     size = len(build_bundle(entry, strip="never").text)
-    expected = f" {size:,} characters: 1 too many for the limit of {size - 1:,}"
+    expected = f" is {size:,} characters, 1 over the limit of {size - 1:,}; --strip auto would"
     with pytest.raises(UsageError, match=expected):
         build_bundle(entry, strip="never", limit=size)
     assert len(build_bundle(entry, strip="auto", limit=size).text) < size      # auto strips to fit

@@ -322,10 +322,11 @@ def build_bundle(entry: Entry, *, defaults: dict | None = None, strip: str = "au
                    for module in modules]
         text = render(entry, modules, defaults, command)
     if len(text) >= limit:
-        advice = "" if stripped else ", or let it strip comments and docstrings (--strip auto)"
-        raise UsageError(f"the bundle of {entry.label} is {len(text):,} characters: "
-                         f"{len(text) - limit + 1:,} too many for the limit of {limit - 1:,} "
-                         f"(CodinGame accepts under {CODINGAME_LIMIT:,}){advice}")
+        even = " even with comments and docstrings stripped" if stripped else ""
+        whose = " (CodinGame's: fewer than 100,000)" if limit == CODINGAME_LIMIT else ""
+        advice = "" if stripped else "; --strip auto would strip comments and docstrings"
+        raise UsageError(f"the bundle of {entry.label} is {len(text):,} characters{even}, "
+                         f"{len(text) - limit + 1:,} over the limit of {limit - 1:,}{whose}{advice}")
     return Bundle(text, entry, tuple(modules), stripped, defaults)
 
 

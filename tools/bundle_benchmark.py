@@ -143,8 +143,8 @@ def main(argv: list[str] | None = None) -> None:
     with tempfile.TemporaryDirectory() as folder:
         plain, bundled, figures = hot_function_ratio(Path(folder), args.repeat, args.rounds)
         print(f"hot function (negamax over tic-tac-toe, {figures['nodes']:,} nodes, value "
-              f"{figures['value']}): unbundled {plain * 1000:.0f} ms, bundled {bundled * 1000:.0f} ms CPU, "
-              f"ratio bundled/unbundled {bundled / plain:.3f}")
+              f"{figures['value']}): CPU time unbundled {plain * 1000:.0f} ms, bundled "
+              f"{bundled * 1000:.0f} ms, ratio bundled/unbundled {bundled / plain:.3f}")
         sizes = bundle_sizes()
         biggest = max(sizes, key=lambda row: row[1])[0]
         original, bundle = startup_ms(Path(folder), *biggest.split("/"))

@@ -38,7 +38,7 @@ def run(args) -> int:
     entry = resolve_entry(args.bot, args.game)
     defaults = parse_defaults(entry, args.defaults)
     command = shlex.join(["botarena", "bundle", args.bot, *(["--game", args.game] if args.game else []),
-                          *(f"--set={pair}" for pair in args.defaults),
+                          *(word for pair in args.defaults for word in ("--set", pair)),
                           *([f"--strip={args.strip}"] if args.strip != "auto" else [])])
     bundle = build_bundle(entry, defaults=defaults, strip=args.strip, limit=args.limit,
                           command=command)
