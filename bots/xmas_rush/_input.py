@@ -13,8 +13,10 @@ class TurnReader:
         self.level = level
         self.turn = -1
 
-    def read(self) -> XmasRushState:
-        lines = read_turn_block(read_line)
+    def read(self, first_line: str | None = None) -> XmasRushState:
+        """The next block; ``first_line``: its first line, already read (to start a clock on it)."""
+        pending = [] if first_line is None else [first_line]
+        lines = read_turn_block(lambda: pending.pop() if pending else read_line())
         self.turn += 1
         if self.turn & 1 != int(lines[0]):       # out of step (should not happen): trust the input
             self.turn += 1

@@ -1,0 +1,121 @@
+"""What the Xmas Rush search bots (pmc, duct, hybrid) share: options, the turn loop, the answer.
+
+Each turn: the input becomes the rules' state (the bot is seat 0), the hidden quest order is
+drawn at random (determinization), and the search runs on the fast ``SearchState`` with the
+shared ``Evaluation``. PUSH turns search the 28 x 28 pushes; MOVE turns search the bot's
+planned paths (the rules' ``move_actions``) against the opponent's ``AUTO`` move.
+"""
+from __future__ import annotations
+
+import argparse
+import gc
+import random
+from typing import Callable
+
+from bots.runtime import add_budget_arguments, answer, clock_from, read_line, report
+from bots.search.choice import Choice
+from bots.search.deadline import turn_budget
+from bots.xmas_rush._evaluation import SCALE, Evaluation
+from bots.xmas_rush._input import TurnReader
+from bots.xmas_rush._model import SearchState
+from referee.games.xmas_rush.board import CELL_BITS, CELLS, plan_moves
+from referee.games.xmas_rush.rules import PUSHES, Move, XmasRushState
+
+FIRST_TURN_MS, TURN_MS = 1000, 50       # CodinGame's limits for Xmas Rush
+TILE_BITS = sum(15 << (CELL_BITS * cell) for cell in range(CELLS))
+MARGIN_MS = 15
+
+# search(model, rng, budget keywords, evaluation) -> Choice
+Search = Callable[[SearchState, random.Random, dict, Evaluation], Choice]
+
+
+def search_parser(description: str, *, depth: int = 2) -> argparse.ArgumentParser:
+    """The options every Xmas Rush search bot has; ``--iterations`` counts playouts."""
+    parser = argparse.ArgumentParser(description=description)
+    add_budget_arguments(parser, unit="playouts", first_turn_ms=FIRST_TURN_MS, turn_ms=TURN_MS,
+                         margin_ms=MARGIN_MS)
+    parser.add_argument("--depth", "--playout-depth", dest="depth", type=int, default=depth,
+                        metavar="TURNS",
+                        help=f"cut playouts after TURNS game turns and evaluate (default: {depth}; "
+                             "0 evaluates at once)")
+    parser.add_argument("--scale", type=float, default=SCALE,
+                        help=f"quests of lead worth a logistic unit in the evaluation (default: {SCALE})")
+    parser.add_argument("--league", type=int, default=6, help="CodinGame league level (default: 6)")
+    return parser
+
+
+def add_tree_arguments(parser: argparse.ArgumentParser) -> None:
+    """--c and --expand-threshold, the UCB1 tree knobs of DUCT and the hybrid."""
+    parser.add_argument("--c", type=float, default=1.0,
+                        help="UCB1 constant C in w/n + C*sqrt(2 ln t / n) (default: 1.0)")
+    parser.add_argument("--expand-threshold", type=int, default=5,
+                        help="visits a leaf gets before its children are added (default: 5)")
+
+
+def collecting_moves(state: XmasRushState, seat: int = 0) -> list[Move]:
+    """``seat``'s planned paths that collect as many quest items as any path can (PASS first
+    when nothing can be collected): the MOVE answers worth searching."""
+    east, south = state.connections()
+    start = state.pos[seat]
+    plans = plan_moves(east, south, start, state.quest_cells(seat))
+    most = max((picked for _, picked in plans.values()), default=0)
+    moves = [Move((), start)] if most == 0 else []
+    moves.extend(Move(steps, cell) for cell, (steps, picked) in plans.items() if steps and picked == most)
+    return moves or [Move((), start)]
+
+
+def root_position(state: XmasRushState, rng: random.Random) -> SearchState:
+    """The search's root for the bot (seat 0): decks drawn at random, its best-collecting paths
+    on MOVE turns."""
+    if not state.deck_known:
+        state.shuffle_decks(rng)
+    moves = None if state.is_push_turn() else collecting_moves(state)
+    return SearchState.from_rules(state, root_moves=moves, root_seat=0)
+
+
+class StaleCounter:
+    """Counts the PUSH turns in a row that changed nothing (the input does not say; ten end the game)."""
+
+    def __init__(self) -> None:
+        self.tiles = None
+        self.stale = 0
+
+    def update(self, state: XmasRushState) -> int:
+        """The stale count at ``state``: the last PUSH turn left the same tiles and hands as the one before."""
+        if state.is_push_turn():
+            tiles = (state.board & TILE_BITS, tuple(hand & 15 for hand in state.hands), state.turn)
+            if self.tiles is not None and tiles[:2] == self.tiles[:2] and tiles[2] == self.tiles[2] + 2:
+                self.stale += 1
+            else:
+                self.stale = 0
+            self.tiles = tiles
+        return self.stale
+
+
+def answer_text(action) -> str:
+    """A push code as ``PUSH l D``; a ``Move`` as its wire form."""
+    return str(PUSHES[action]) if isinstance(action, int) else str(action)
+
+
+def play(options, search: Search) -> None:
+    """Answer every turn with ``search``; [PDATA] iterations, depth, value, elapsed_ms."""
+    gc.disable()                # search trees hold no cycles; a collection would cost a turn
+    rng = random.Random(options.seed)
+    reader = TurnReader(options.league)
+    stale = StaleCounter()
+    clock = clock_from(options)
+    while True:
+        first = read_line()
+        deadline_at = clock.start_turn()
+        state = reader.read(first)
+        state.stale = stale.update(state)
+        root = root_position(state, rng)
+        actions = root.legal_actions(0)
+        if len(actions) == 1:
+            choice = Choice(actions[0], 0, 0, 0.5)
+        else:
+            choice = search(root, rng, turn_budget(options.iterations, deadline_at),
+                            Evaluation(root, options.scale))
+        answer(answer_text(choice.action))
+        report(iterations=choice.iterations, depth=choice.depth, value=f"{choice.value:.4g}",
+               elapsed_ms=f"{clock.elapsed_ms():.1f}")

@@ -1,0 +1,45 @@
+"""Minimax-pruned DUCT (seed 002): one-ply worst cases keep the best --keep own actions, a short opponent search keeps its best --keep, then DUCT.
+
+1. each own action's worst evaluation over the opponent's replies (two pushes of one line
+   cancel, so those pairs are left out of the minimum, as the seed does) keeps the best --keep;
+2. DUCT over those and all the opponent's actions for --opponent-share of the time keeps the
+   opponent's --keep most visited;
+3. DUCT over the --keep x --keep matrix with the rest of the time, playouts cut after --depth
+   game turns and scored by the shared reachability evaluation; the most visited action is played.
+
+MOVE turns skip the pruning (see ``keep_on``): DUCT over the bot's best-collecting paths.
+"""
+from __future__ import annotations
+
+from bots.search.hybrid import hybrid
+from bots.xmas_rush._model import random_playout, same_line
+from bots.xmas_rush._play import add_tree_arguments, play, search_parser
+
+
+def build_parser():
+    parser = search_parser(__doc__.splitlines()[0])
+    parser.add_argument("--keep", type=int, default=3, metavar="N",
+                        help="actions kept per player after pruning (default: 3)")
+    parser.add_argument("--opponent-share", type=float, default=0.15, metavar="F",
+                        help="share of the search time spent pruning the opponent (default: 0.15)")
+    add_tree_arguments(parser)
+    return parser
+
+
+def keep_on(root, keep: int) -> int:
+    """The pruning width: ``keep`` on PUSH turns; on MOVE turns every path is kept, since the
+    position right after a MOVE tells its end cells apart only by what they collect."""
+    return keep if root.is_push_turn() else max(keep, len(root.legal_actions(0)))
+
+
+def main(argv: list[str] | None = None) -> None:
+    options = build_parser().parse_args(argv)
+    play(options, lambda root, rng, budget, evaluation: hybrid(
+        root, 0, rng=rng, keep=keep_on(root, options.keep), playout_depth=options.depth,
+        opponent_share=options.opponent_share, c=options.c,
+        expand_threshold=options.expand_threshold, evaluate=evaluation, playout=random_playout,
+        ignore_pair=same_line, **budget))
+
+
+if __name__ == "__main__":
+    main()

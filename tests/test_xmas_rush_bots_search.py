@@ -1,0 +1,146 @@
+"""The xmas_rush search bots (pmc, duct, hybrid): their fast model against the rules, the shared
+evaluation, deterministic choices, and short games through the CLI (sanity only: no strength)."""
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+
+import pytest
+
+from bots.search.hybrid import hybrid
+from bots.search.simultaneous import duct, pmc
+from bots.xmas_rush._evaluation import Evaluation, material
+from bots.xmas_rush._model import AUTO, SearchState, random_playout, same_line
+from bots.xmas_rush._play import collecting_moves, root_position
+from referee.games.xmas_rush.codec import state_from_lines, turn_lines
+from referee.games.xmas_rush.rules import PUSHES, new_state
+from tests.conftest import ROOT, run_cli
+
+BOTS = ("pmc", "duct", "hybrid")
+
+
+def _played(seed: int, turns: int):
+    """A rules state ``turns`` random game turns into game ``seed``."""
+    rng = random.Random(seed)
+    state = new_state(seed)
+    for _ in range(turns):
+        state.apply((rng.choice(state.legal_actions(0)), rng.choice(state.legal_actions(1))))
+    return state
+
+
+def test_model_plays_pushes_and_moves_exactly_as_the_rules():
+    rng = random.Random(3)
+    for seed in range(6):
+        rules = new_state(seed)
+        model = SearchState.from_rules(rules)
+        while not rules.is_over():
+            if rules.is_push_turn():
+                first, second = rng.randrange(28), rng.randrange(28)
+                rules.apply((PUSHES[first], PUSHES[second]))
+                model.apply((first, second))
+            else:
+                moves = (rng.choice(rules.move_actions(0)), rng.choice(rules.move_actions(1)))
+                rules.apply(moves)
+                model.apply_move(0, moves[0])
+                model.apply_move(1, moves[1])
+                model.end_turn()
+            settled = rules.clone()
+            settled.collect_items()             # the rules collect a fresh reveal at the next apply
+            where = settled.item_cells()
+            assert [model.tile(cell) for cell in range(49)] == [rules.tile(cell) for cell in range(49)]
+            assert (model.pos, model.score, model.quests) == (settled.pos, settled.score, settled.quests)
+            assert model.quest_cells == tuple(tuple(where[code] for code in settled.quests[seat])
+                                              for seat in (0, 1))
+            assert model.is_over() == rules.is_over()
+
+
+def test_auto_move_collects_every_reachable_quest_item():
+    for seed in range(10):
+        model = SearchState.from_rules(_played(seed, 5))
+        reach = model.reachable(0)
+        wanted = [cell for cell in model.quest_cells[0] if cell >= 0 and reach >> cell & 1]
+        before = model.score[0]
+        model.auto_move(0)
+        assert model.score[0] == before + len(wanted)
+        assert reach >> model.pos[0] & 1            # it stays inside the area it could reach
+
+
+def test_same_line_pushes_are_recognised():
+    assert same_line(3, 3 + 14)                     # column 3 UP and DOWN
+    assert same_line(7 + 2, 21 + 2)                 # row 2 RIGHT and LEFT
+    assert not same_line(3, 7 + 3)                  # column 3 and row 3 do not cancel
+    assert not same_line(AUTO, 3)
+
+
+def test_evaluation_is_in_unit_range_and_sums_to_one():
+    for seed in range(8):
+        state = _played(seed, 2 * seed)
+        root = SearchState.from_rules(state)
+        evaluation = Evaluation(root)
+        assert evaluation(root, 0) == pytest.approx(0.5) and evaluation(root, 1) == pytest.approx(0.5)
+        rng = random.Random(seed)
+        for _ in range(20):
+            child = root.clone()
+            random_playout(child, rng, 4)
+            mine, theirs = evaluation(child, 0), evaluation(child, 1)
+            assert 0.0 <= mine <= 1.0 and mine + theirs == pytest.approx(1.0)
+
+
+def test_evaluation_prefers_a_reachable_quest_item():
+    state = _played(4, 6)
+    model = SearchState.from_rules(state)
+    base = material(model, 0)
+    reach = model.reachable(0)
+    unreachable = [cell for cell in model.quest_cells[0] if cell >= 0 and not reach >> cell & 1]
+    assert unreachable, "pick a position with a quest item out of reach"
+    model.pos = (unreachable[0], model.pos[1])      # standing on it makes it reachable
+    assert material(model, 0) > base
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_same_seed_and_budget_give_the_same_choice(name):
+    search = {"pmc": pmc, "duct": duct, "hybrid": hybrid}[name]
+    state = _played(7, 4)
+    choices = []
+    for _ in range(2):
+        root = root_position(state.clone(), random.Random(1))
+        choice = search(root, 0, rng=random.Random(2), iterations=150, playout_depth=2,
+                        evaluate=Evaluation(root), playout=random_playout)
+        choices.append((choice.action, choice.iterations, choice.value))
+    assert choices[0] == choices[1] and choices[0][1] == 150 and choices[0][0] in range(28)
+
+
+def test_move_turn_choices_are_the_best_collecting_paths():
+    for seed in range(10):
+        state = _played(seed, 3)
+        assert not state.is_push_turn()
+        moves = collecting_moves(state)
+        planned = state.move_actions(0)
+        assert moves and all(move in planned for move in moves)
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_bot_answers_one_block_deterministically(name):
+    lines = turn_lines(_played(2, 6), 0)
+    assert state_from_lines(lines, turn=6).turn == 6
+    answers = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-P", "-m", f"bots.xmas_rush.{name}", "--seed", "3",
+                               "--iterations", "120"], input="\n".join(lines) + "\n", cwd=ROOT,
+                              capture_output=True, text=True, timeout=60, env={"PYTHONPATH": str(ROOT)})
+        assert done.returncode == 0, done.stderr
+        answers.append(done.stdout)
+        assert "[PDATA] iterations = 120" in done.stderr and "[PDATA] elapsed_ms" in done.stderr
+    assert answers[0] == answers[1] and answers[0].startswith("PUSH ")
+
+
+@pytest.mark.parametrize("name", BOTS)
+def test_bot_plays_a_whole_game_without_fault(name):
+    done = run_cli("play", "xmas_rush", f"{name} --seed 1 --iterations 40", "greedy --seed 2", "--seed", "3",
+                   "--turn-ms", "2000", "--first-turn-ms", "5000", "--json", timeout=300)
+    assert done.returncode == 0, done.stderr
+    result = json.loads(done.stdout)
+    assert [player["fault"] for player in result["players"]] == [None, None], result
+    assert result["players"][0]["pdata"]["depth"] >= 1

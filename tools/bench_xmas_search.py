@@ -1,0 +1,92 @@
+"""Xmas Rush search speed: playouts per 50 ms turn for the DUCT, hybrid and pmc bots (issue 4's target:
+DUCT >= 1,000 iterations per 50 ms at playout depth 2 on one core of CPython 3.11).
+
+Run: ``.venv/bin/python -m tools.bench_xmas_search [--turns N] [--depth D]``. Each search runs
+on PUSH-turn positions of real games (greedy against greedy) for a 50 ms deadline, as the bots
+do; it prints the median iterations per turn by the wall clock and, since other processes on a
+shared machine steal time, also per 50 ms of this process's CPU time (the figure to compare).
+"""
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import time
+
+from bots.search.deadline import Deadline
+from bots.search.hybrid import hybrid
+from bots.search.simultaneous import duct, pmc
+from bots.xmas_rush._evaluation import Evaluation
+from bots.xmas_rush._model import SearchState, random_playout, same_line
+from bots.xmas_rush.greedy import choose_move, choose_push
+from referee.games.xmas_rush.rules import XmasRushState, new_state
+
+TURN_MS = 50
+
+
+def push_positions(count: int, seed: int) -> list[XmasRushState]:
+    """PUSH-turn positions from greedy-vs-greedy games, a few turns apart."""
+    rng = random.Random(seed)
+    positions = []
+    game = 0
+    while len(positions) < count:
+        state = new_state(seed * 1000 + game)
+        game += 1
+        while not state.is_over() and len(positions) < count:
+            if state.is_push_turn():
+                if state.turn % 6 == 2:
+                    positions.append(state.clone())
+                flipped = _mirror_push(state, rng)
+                state.apply((choose_push(state, rng), flipped))
+            else:
+                state.apply((choose_move(state, 0), choose_move(state, 1)))
+    return positions
+
+
+def _mirror_push(state: XmasRushState, rng: random.Random):
+    return choose_push(state, rng) if rng.random() < 0.5 else rng.choice(state.legal_actions(1))
+
+
+SEARCHES = {
+    "duct": lambda root, rng, evaluation, depth, **budget: duct(
+        root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout, **budget),
+    "hybrid": lambda root, rng, evaluation, depth, **budget: hybrid(
+        root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout,
+        ignore_pair=same_line, **budget),
+    "pmc": lambda root, rng, evaluation, depth, **budget: pmc(
+        root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout, **budget),
+}
+
+
+def measure(name: str, positions: list[XmasRushState], depth: int) -> tuple[float, float]:
+    """Median iterations per 50 ms turn: by the wall clock, and per 50 ms of CPU time."""
+    search = SEARCHES[name]
+    rng = random.Random(7)
+    wall, cpu = [], []
+    for state in positions:
+        root = SearchState.from_rules(state)
+        evaluation = Evaluation(root)
+        cpu_start = time.process_time()
+        choice = search(root, rng, evaluation, depth, deadline=Deadline.after_ms(TURN_MS))
+        used = time.process_time() - cpu_start
+        wall.append(choice.iterations)
+        cpu.append(choice.iterations * TURN_MS / 1000 / used if used > 0 else choice.iterations)
+    return statistics.median(wall), statistics.median(cpu)
+
+
+def main(argv: list[str] | None = None) -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--turns", type=int, default=40, help="positions searched per bot (default: 40)")
+    parser.add_argument("--depth", type=int, default=2, help="playout depth in game turns (default: 2)")
+    parser.add_argument("--seed", type=int, default=1, help="seed of the games the positions come from")
+    options = parser.parse_args(argv)
+    positions = push_positions(options.turns, options.seed)
+    print(f"{len(positions)} PUSH-turn positions, {TURN_MS} ms per turn, playout depth {options.depth}")
+    for name in SEARCHES:
+        wall, cpu = measure(name, positions, options.depth)
+        print(f"{name:7s} iterations per turn: median {wall:7,.0f} (wall clock)   "
+              f"{cpu:7,.0f} per {TURN_MS} ms of CPU")
+
+
+if __name__ == "__main__":
+    main()
