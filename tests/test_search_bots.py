@@ -15,7 +15,10 @@ GAMES = {
 
 
 def play(game: str, bots: list[str], seed: int = 4) -> dict:
-    result = run_cli("play", game, *bots, "--seed", str(seed), "--json")
+    """One game; the bots' budgets are iterations, so the referee's clock is made generous (a
+    busy test machine must not turn slow start-ups into timeouts)."""
+    result = run_cli("play", game, *bots, "--seed", str(seed), "--json", "--first-turn-ms", "20000",
+                     "--turn-ms", "10000")
     assert result.returncode == 0, result.stderr
     return json.loads(result.stdout)
 
@@ -33,7 +36,7 @@ def test_search_bots_play_a_whole_game_reproducibly(game):
 
 
 def test_other_number_maze_and_duel_bots_play_through():
-    for bot in ("greedy", "beam --width 5 --iterations 50"):
+    for bot in ("greedy --iterations 1", "beam --width 5 --iterations 50"):
         assert play("number_maze", [bot])["players"][0]["fault"] is None
     result = play("number_maze_duel", ["pmc --seed 3 --iterations 100 --playout-depth 4",
                                        "duct --seed 4 --iterations 100 --playout-depth 2 --c 0.7"])
