@@ -313,3 +313,41 @@ def test_strip_handles_awkward_docstrings():
     namespace: dict = {}
     exec(stripped, namespace)
     assert namespace["f"](1) == 2 and namespace["g"]() is None
+
+
+_PARAMETER_BOT = '''\
+"""Prints its parameters."""
+import argparse
+
+
+def build_parser():
+    parser = argparse.ArgumentParser(description=__doc__)
+    parser.add_argument("--fast", action="store_true")
+    parser.add_argument("--weights", type=float, nargs="+", default=[1.0])
+    parser.add_argument("--mode", choices=["a", "b"], default="a")
+    parser.add_argument("--playout-depth", type=int, default=10)
+    return parser
+
+
+def main():
+    print(sorted(vars(build_parser().parse_args()).items()))
+
+
+if __name__ == "__main__":
+    main()
+'''
+
+
+def test_set_converts_flags_lists_and_choices_with_the_bots_parser(tmp_path):
+    script = tmp_path / "params.py"
+    script.write_text(_PARAMETER_BOT, encoding="utf-8")
+    entry = resolve_entry(str(script))
+    defaults = parse_defaults(entry, ["fast=true", "weights=1 2.5", "mode=b", "--playout-depth=3"])
+    assert defaults == {"fast": True, "weights": [1.0, 2.5], "mode": "b", "playout_depth": 3}
+    (tmp_path / "out.py").write_text(build_bundle(entry, defaults=defaults).text, encoding="ascii")
+    printed = _run_isolated(tmp_path / "out.py", tmp_path).stdout
+    assert printed == "[('fast', True), ('mode', 'b'), ('playout_depth', 3), ('weights', [1.0, 2.5])]\n"
+    with pytest.raises(UsageError, match="invalid choice: 'c'"):
+        parse_defaults(entry, ["mode=c"])
+    with pytest.raises(UsageError, match="expected true or false"):
+        parse_defaults(entry, ["fast=maybe"])
