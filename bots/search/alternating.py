@@ -107,7 +107,7 @@ def _fixed_depth(state, depth: int, evaluate, deadline, iterations, pruned: bool
         raise ValueError(f"depth must be >= 1, got {depth}")
     seat = state.acting_seats()[0]
     actions = state.legal_actions(seat)
-    budget = Budget(deadline, iterations)
+    budget = Budget.bounded_or_not(deadline, iterations)
     search = _TreeSearch(seat, evaluate, budget)
     action, value, completed = search.root(state, actions, depth, pruned)
     if action is None:
@@ -122,13 +122,13 @@ def minimax(state, depth: int, *, evaluate: Evaluate | None = None, deadline: De
     ``iterations`` counts nodes. If the budget ends first, the best root action searched so far
     is returned (the first legal one if none was) with ``depth`` 0.
     """
-    return _fixed_depth(state, depth, evaluate, _unbounded(deadline, iterations), iterations, False)
+    return _fixed_depth(state, depth, evaluate, deadline, iterations, False)
 
 
 def alphabeta(state, depth: int, *, evaluate: Evaluate | None = None,
               deadline: Deadline | None = None, iterations: int | None = None) -> Choice:
     """Alpha-beta to ``depth`` plies: the same action and value as ``minimax``, fewer nodes."""
-    return _fixed_depth(state, depth, evaluate, _unbounded(deadline, iterations), iterations, True)
+    return _fixed_depth(state, depth, evaluate, deadline, iterations, True)
 
 
 def iterative_deepening(state, *, deadline: Deadline | None = None, iterations: int | None = None,
@@ -144,7 +144,7 @@ def iterative_deepening(state, *, deadline: Deadline | None = None, iterations: 
     """
     seat = state.acting_seats()[0]
     actions = list(state.legal_actions(seat))
-    budget = Budget(_unbounded(deadline, iterations), iterations)
+    budget = Budget.bounded_or_not(deadline, iterations)
     best = Choice(actions[0], 0, 0, 0.5)
     if len(actions) == 1:
         return best
@@ -163,11 +163,6 @@ def iterative_deepening(state, *, deadline: Deadline | None = None, iterations: 
         actions.remove(action)
         actions.insert(0, action)
     return Choice(best.action, budget.used, best.depth, best.value)
-
-
-def _unbounded(deadline: Deadline | None, iterations: int | None) -> Deadline | None:
-    """Fixed-depth searches may run without any budget: then they never stop early."""
-    return Deadline.never() if deadline is None and iterations is None else deadline
 
 
 def pmc(state, *, rng, deadline: Deadline | None = None, iterations: int | None = None,

@@ -118,8 +118,7 @@ def simple_tree(state, *, rng, levels: int, playouts: int, deadline: Deadline | 
         raise ValueError(f"levels and playouts must be >= 1, got {levels} and {playouts}")
     seat = state.acting_seats()[0]
     actions = state.legal_actions(seat)
-    budget = Budget(deadline if deadline is not None or iterations is not None else Deadline.never(),
-                    iterations)
+    budget = Budget.bounded_or_not(deadline, iterations)
     tree = _SimpleTree(seat, playouts, evaluate or score_of, playout, playout_depth, rng, budget)
     answer = Choice(actions[0], 0, 0, 0.0)
     if len(actions) == 1:

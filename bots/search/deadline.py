@@ -104,6 +104,11 @@ class Budget:
             return False
         return True
 
+    @classmethod
+    def bounded_or_not(cls, deadline: Deadline | None, iterations: int | None) -> "Budget":
+        """A budget that may also be no budget at all (for searches that end by themselves)."""
+        return cls(Deadline.never() if deadline is None and iterations is None else deadline, iterations)
+
     def split(self, fraction: float) -> "Budget":
         """A budget for a sub-search: ``fraction`` of the remaining time and iterations."""
         deadline = None

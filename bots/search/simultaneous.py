@@ -230,4 +230,4 @@ def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
             visited.total += reward
     children = root.children
     return choice_by([child.action for child in children], [child.total for child in children],
-                      [child.visits for child in children], budget.used, deepest, by_visits=True)
+                     [child.visits for child in children], budget.used, deepest, by_visits=True)

@@ -48,8 +48,7 @@ def beam(state, *, width: int, depth: int | None = None, deadline: Deadline | No
         raise ValueError(f"width must be >= 1, got {width}")
     seat = state.acting_seats()[0]
     evaluate = evaluate or score_of
-    budget = Budget(deadline if deadline is not None or iterations is not None else Deadline.never(),
-                    iterations)
+    budget = Budget.bounded_or_not(deadline, iterations)
     budget.used = 1
     level = _children(state, seat, evaluate)
     best = max(level, key=lambda entry: entry[0])
@@ -85,8 +84,7 @@ def chokudai(state, *, depth: int, width: int = 1, beams: int | None = None,
     evaluate = evaluate or score_of
     if beams is None and deadline is None and iterations is None:
         raise ValueError("chokudai needs beams, a deadline or iterations")
-    budget = Budget(deadline if deadline is not None or iterations is not None else Deadline.never(),
-                    iterations)
+    budget = Budget.bounded_or_not(deadline, iterations)
     budget.used = 1
     counter = itertools.count()
     queues: list[list] = [[] for _ in range(depth + 1)]
