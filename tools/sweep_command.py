@@ -100,11 +100,11 @@ def run(args) -> int:
     if args.plot and not _have_matplotlib():
         print(f"botarena: --plot {args.plot}: matplotlib is not installed, so there will be no "
               f"plot; to get it: {PLOT_HINT}", file=sys.stderr)
+    if args.vs is not None and args.vs in (point.bot for point in points):
+        raise UsageError(f"--vs {args.vs!r} is also a point of the grid")
     pairs = pair_count(args.games)
     bots = [point.bot for point in points] + ([args.vs] if args.vs is not None else [])
     tournament = Tournament(args, bots)
-    if args.vs is not None and args.vs in (point.bot for point in points):
-        raise UsageError(f"--vs {args.vs!r} is also a point of the grid")
     if args.league:
         standings = Standings(tournament.bots, round_robin(tournament.bots))
         outcome = tournament.play(standings.jobs(pairs, tournament.base_seed), standings.add,

@@ -119,7 +119,7 @@ class Tournament:
         if not self.show_progress:
             return None
         from tqdm import tqdm
-        return tqdm(total=self.planned, initial=initial, unit="game", file=sys.stderr,
+        return tqdm(total=self.planned, initial=initial, unit="game", file=sys.stderr, leave=False,
                     desc=self.game.name, dynamic_ncols=True, smoothing=0.05)
 
     def status_lines(self, outcome: RunOutcome) -> list[str]:
