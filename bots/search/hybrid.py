@@ -59,9 +59,12 @@ def best_indices(scores: list[float], keep: int) -> list[int]:
 def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
            keep: int = 3, playout_depth: int | None = 2, opponent_share: float = 0.15,
            c: float = 1.0, expand_threshold: int = 5, evaluate: Evaluate | None = None,
-           playout=random_playout, ignore_pair: Callable[[Any, Any], bool] | None = None) -> Choice:
+           playout=random_playout, ignore_pair: Callable[[Any, Any], bool] | None = None,
+           matrix_share: float = 1.0) -> Choice:
     """Minimax-pruned DUCT (see the module docstring). ``iterations`` counts DUCT playouts over
-    both DUCT runs; the matrix of step 1 is not counted but stops at the deadline."""
+    both DUCT runs; the matrix of step 1 is not counted but stops at the deadline, or once it has
+    used ``matrix_share`` of the time (rows it did not reach are dropped, so a caller that lists
+    its likeliest actions first loses least)."""
     acting = state.acting_seats()
     if len(acting) != 2 or seat not in acting:
         raise ValueError(f"hybrid needs two acting seats including {seat}, got {tuple(acting)}")
@@ -76,7 +79,8 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
     budget = Budget(deadline, iterations)
     threshold = max(expand_threshold, 1)
     if len(mine) > keep:
-        rows = worst_cases(state, seat, mine, theirs, evaluate, budget, ignore_pair)
+        matrix_budget = budget if matrix_share >= 1.0 else budget.split(matrix_share)
+        rows = worst_cases(state, seat, mine, theirs, evaluate, matrix_budget, ignore_pair)
         mine = [mine[index] for index in best_indices(rows, keep)]
     used = 0
     if len(theirs) > keep and opponent_share > 0:

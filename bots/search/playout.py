@@ -35,8 +35,10 @@ def outcome_value(state, seat: int) -> float:
 def seat_values(state, seats: int, evaluate: Evaluate | None) -> tuple[float, ...]:
     """Each seat's value of ``state``: the outcome when it is over, else ``evaluate`` (or 0.5)."""
     if state.is_over() or evaluate is None:
-        return tuple(outcome_value(state, seat) for seat in range(seats))
-    return tuple(evaluate(state, seat) for seat in range(seats))
+        return tuple([outcome_value(state, seat) for seat in range(seats)])
+    if seats == 2:
+        return evaluate(state, 0), evaluate(state, 1)
+    return tuple([evaluate(state, seat) for seat in range(seats)])
 
 
 def leaf_values(state, over: bool, seats: int, rng, playout, playout_depth: int | None,

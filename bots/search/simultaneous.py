@@ -17,17 +17,24 @@ from bots.search.playout import Evaluate, leaf_values, random_playout, seat_coun
 __all__ = ["JointNode", "duct", "mcts", "pmc", "run_duct"]
 
 
+RESCORE_GROWTH = 32    # refresh a node's UCB scores once its visits grew by 1/32: ln t then moves < 1 %
+
+
 class JointNode:
-    """A DUCT node: its position, and per acting seat its actions and its own visit counts and
-    value sums.
+    """A DUCT node: its position, and per acting seat its actions and its own visit counts,
+    value sums and UCB1 scores.
 
     ``children`` maps the joint action's mixed-radix index to the child; a leaf (``actions``
     None) only counts its visits in ``visits_here`` until it is expanded. Keeping each node's
-    position costs a clone per node but spares replaying the path every iteration.
+    position costs a clone per node but spares replaying the path every iteration. The scores
+    are computed afresh while the node has fewer than ``RESCORE_GROWTH`` visits; after that they
+    are kept up to date action by action as results come back and all recomputed (for the
+    ``ln t`` of the exploration term) whenever the visits grew by 1/``RESCORE_GROWTH``: on a
+    Xmas Rush push node (28 x 28 actions) selection is then two ``max`` calls, not 56 UCB terms.
     """
 
-    __slots__ = ("state", "over", "seats", "actions", "visits", "totals", "tried", "children",
-                 "visits_here")
+    __slots__ = ("state", "over", "seats", "actions", "visits", "totals", "scores", "spread",
+                 "rescore_at", "tried", "children", "visits_here")
 
     def __init__(self, state) -> None:
         self.state = state
@@ -36,6 +43,9 @@ class JointNode:
         self.actions: list[Sequence] | None = None
         self.visits: list[list[int]] = []
         self.totals: list[list[float]] = []
+        self.scores: list[list[float]] = []
+        self.spread = 0.0
+        self.rescore_at = 0
         self.tried: list[int] = []
         self.children: dict[int, JointNode] = {}
         self.visits_here = 0
@@ -47,20 +57,37 @@ class JointNode:
                         for seat in self.seats]
         self.visits = [[0] * len(actions) for actions in self.actions]
         self.totals = [[0.0] * len(actions) for actions in self.actions]
+        self.scores = [[0.0] * len(actions) for actions in self.actions]
+        self.spread = 0.0
+        self.rescore_at = 0
         self.tried = [0] * len(self.seats)
         self.visits_here = 0
+
+    def rescore(self, spread_scale: float) -> None:
+        """Recompute every UCB1 score ``w/n + sqrt(spread / n)`` for the current ``ln t``."""
+        visits_here = self.visits_here
+        spread = spread_scale * math.log(visits_here) if visits_here > 1 else 0.0
+        self.spread = spread
+        self.rescore_at = visits_here + 1 + visits_here // RESCORE_GROWTH
+        sqrt = math.sqrt
+        self.scores = [[total / count + sqrt(spread / count) if count else 0.0
+                        for total, count in zip(totals, visits)]
+                       for totals, visits in zip(self.totals, self.visits)]
 
     def select(self, spread_scale: float) -> tuple[int, list[int], tuple]:
         """Each seat's own UCB1 choice, untried actions first: (joint key, indices, joint action).
 
         ``spread_scale`` is 2 C^2, so that C sqrt(2 ln t / n) is sqrt(spread / n).
         """
+        visits_here = self.visits_here
+        exact = visits_here < RESCORE_GROWTH        # few visits: compute UCB1 afresh, store nothing
+        if exact:
+            spread = spread_scale * math.log(visits_here) if visits_here > 1 else 0.0
+        elif visits_here >= self.rescore_at:
+            self.rescore(spread_scale)
         indices = []
         joint = []
         key = 0
-        visits_here = self.visits_here
-        spread = spread_scale * math.log(visits_here) if visits_here > 1 else 0.0
-        sqrt = math.sqrt
         tried_counts = self.tried
         position = 0
         for actions in self.actions:
@@ -69,13 +96,16 @@ class JointNode:
             if tried < width:
                 best = tried
                 tried_counts[position] = tried + 1
-            else:
+            elif exact:
                 best, best_score, index = 0, -math.inf, 0
                 for total, count in zip(self.totals[position], self.visits[position]):
-                    score = total / count + sqrt(spread / count)
+                    score = total / count + math.sqrt(spread / count)
                     if score > best_score:
                         best, best_score = index, score
                     index += 1
+            else:
+                scores = self.scores[position]
+                best = scores.index(max(scores))
             indices.append(best)
             joint.append(actions[best])
             key = key * width + best
@@ -115,6 +145,7 @@ def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: i
     """DUCT iterations from an expanded ``root`` until ``budget`` ends; returns the depth reached."""
     seats = seat_count(state)
     spread_scale = 2.0 * c * c
+    sqrt = math.sqrt
     deepest = 0
     while budget.spend():
         node = root
@@ -136,12 +167,23 @@ def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: i
             if node.visits_here >= threshold:
                 node.expand()
         for visited, indices in path:
-            visited.visits_here += 1
+            visits_here = visited.visits_here = visited.visits_here + 1
             totals, visits, acting = visited.totals, visited.visits, visited.seats
+            if visits_here <= RESCORE_GROWTH:         # selection computes its scores afresh
+                position = 0
+                for index in indices:
+                    visits[position][index] += 1
+                    totals[position][index] += rewards[acting[position]]
+                    position += 1
+                continue
+            scores, spread = visited.scores, visited.spread
             position = 0
             for index in indices:
-                visits[position][index] += 1
-                totals[position][index] += rewards[acting[position]]
+                count = visits[position][index] + 1
+                visits[position][index] = count
+                total = totals[position][index] + rewards[acting[position]]
+                totals[position][index] = total
+                scores[position][index] = total / count + sqrt(spread / count)
                 position += 1
     return deepest
 
