@@ -33,6 +33,10 @@ FLOOD_ECHO = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.s
 BUSY_BOT = ("import sys, time\nclock = time.perf_counter\n"
             "while True:\n l = sys.stdin.readline()\n if not l: break\n t = clock() + {ms} / 1000\n"
             " n = 0\n while clock() < t: n += 1\n sys.stdout.write('ok\\n'); sys.stdout.flush()\n")
+# Sleeps instead: what is left is the wake-up latency of the bot and of the harness.
+SLEEPY_BOT = ("import sys, time\n"
+              "while True:\n l = sys.stdin.readline()\n if not l: break\n time.sleep({ms} / 1000)\n"
+              " sys.stdout.write('ok\\n'); sys.stdout.flush()\n")
 
 
 # -- overhead ---------------------------------------------------------------------------------
@@ -143,11 +147,13 @@ class _CountingState:
         return "turn limit"
 
 
-def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms: int) -> None:
+def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms: int,
+                sleep: bool = False) -> None:
     """Each job plays games until it has measured ``turns`` answers (a timeout ends a game, the
     next game goes on), so timeouts are counted over that many turns."""
     clock = TimeControl(first_turn_ms=1000, turn_ms=budget_ms, grace_ms=grace_ms)
-    bot = PlayerSpec(f"busy {answer_ms} ms", (sys.executable, "-c", BUSY_BOT.format(ms=answer_ms)))
+    code = (SLEEPY_BOT if sleep else BUSY_BOT).format(ms=answer_ms)
+    bot = PlayerSpec(f"{'sleepy' if sleep else 'busy'} {answer_ms} ms", (sys.executable, "-c", code))
     results = []
     def one(index: int) -> None:
         measured = 0
@@ -156,7 +162,8 @@ def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms:
             result = play_match(game, [bot, bot], seed=index, record=False)
             results.append(result)
             measured += sum(max(0, len(player.latencies_ms) - 1) for player in result.players)
-    print(f"latency: {jobs} job(s) at once, {turns} measured turns each, bots answer after "
+    print(f"latency: {jobs} job(s) at once, {turns} measured turns each, bots "
+          f"{'sleep' if sleep else 'compute'} and answer after "
           f"{answer_ms} ms of {budget_ms} ms (+{grace_ms} ms grace); {os.cpu_count()} cores, "
           f"load average {os.getloadavg()[0]:.2f} at the start")
     threads = [threading.Thread(target=one, args=(index,)) for index in range(jobs)]
@@ -256,6 +263,7 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--answer-ms", type=int, default=40)
     parser.add_argument("--budget-ms", type=int, default=50)
     parser.add_argument("--grace-ms", type=int, default=TimeControl().grace_ms)
+    parser.add_argument("--sleep", action="store_true", help="latency: bots sleep instead of computing")
     args = parser.parse_args(argv)
     if args.mode == "overhead":
         run_overhead(args.turns or 5000, args.rounds)
@@ -263,7 +271,8 @@ def main(argv: list[str] | None = None) -> None:
         run_overhead(args.turns or 2000, args.rounds, FLOOD_ECHO, "echo writing 64 KB of stderr a turn",
                      "(the raw side sends stderr to /dev/null; the harness reads and keeps it)")
     elif args.mode == "latency":
-        run_latency(args.turns or 2000, args.jobs, args.answer_ms, args.budget_ms, args.grace_ms)
+        run_latency(args.turns or 2000, args.jobs, args.answer_ms, args.budget_ms, args.grace_ms,
+                    args.sleep)
     else:
         run_soak(args.games, args.jobs)
 
