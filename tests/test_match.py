@@ -70,25 +70,25 @@ def test_the_same_seed_plays_the_same_games():
 
 
 def test_sprt_stops_early_when_one_bot_always_wins(crasher):
-    summary = _match("random", crasher, "-n", "200", "--sprt", "elo0=0,elo1=50", "--seed", "1")
+    summary = _match("random", crasher, "-n", "200", "--sprt", "elo0=0,elo1=200", "--seed", "1")
     sprt = summary["sprt"]
     assert sprt["result"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
     assert sprt["bounds"] == [pytest.approx(-2.944, abs=1e-3), pytest.approx(2.944, abs=1e-3)]
-    assert summary["games"] < 200 and summary["losses"] == 0
+    # every pair won: the LLR grows by log(L(200) / L(0)) = 0.418 per pair: 7 pairs give 2.927,
+    # short of the bound 2.944, so H1 after 8 (games in flight then still finish and count)
+    assert sprt["decided_at_pairs"] == 8
+    assert 16 <= summary["games"] <= 18 and summary["losses"] == 0
     assert summary["faults"][crasher] == {"crash": summary["games"]}
     assert summary["faults"]["random"] == {}
-    # every pair won: the LLR grows by log(L(50) / L(0)) = 0.1333 per pair: 22 pairs give 2.933,
-    # short of the bound 2.944, so H1 after 23
-    assert summary["sprt"]["decided_at_pairs"] == 23
-    reverse = _match(crasher, "random", "-n", "200", "--sprt", "elo0=0,elo1=50")
-    assert reverse["sprt"]["result"] == "H0" and reverse["games"] < 200
+    reverse = _match(crasher, "random", "-n", "200", "--sprt", "elo0=0,elo1=200")
+    assert reverse["sprt"]["result"] == "H0" and reverse["games"] < 20
 
 
 def test_sprt_text_prints_llr_and_bounds(crasher):
-    done = run_cli("match", "tictactoe", "random", crasher, "-n", "60", "--sprt", "elo1=50", *CALM)
+    done = run_cli("match", "tictactoe", "random", crasher, "-n", "30", "--sprt", "elo1=200", *CALM)
     assert done.returncode == 0, done.stderr
     assert "LLR" in done.stdout and "-2.944" in done.stdout and "+2.944" in done.stdout
-    assert "H1 accepted" in done.stdout
+    assert "H1 accepted after 8 pairs" in done.stdout
 
 
 def test_resume_keeps_finished_games_and_plays_the_rest(tmp_path):

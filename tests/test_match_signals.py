@@ -15,7 +15,7 @@ from tests.conftest import ROOT, run_cli
 
 BOT_A = "random --seed 31"
 BOT_B = "random --seed 32"
-GAMES = "120"
+GAMES = "40"
 
 
 def _start(out: Path, bot_a: str = BOT_A, bot_b: str = BOT_B) -> subprocess.Popen:

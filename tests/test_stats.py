@@ -72,6 +72,10 @@ def test_exact_gsprt_stays_sane_on_a_uniform_sample():
     exact = stats.llr_pentanomial_exact([0, 0, 0, 0, 1], 0, 50)
     assert exact == pytest.approx(math.log(stats.score_from_elo(50) / 0.5), abs=0.002)
     assert stats.llr_pentanomial_exact([3, 0, 0, 0, 0], 0, 50) < 0
+    # all won: H1 (elo1 = 50) is accepted after 23 pairs, not 22
+    bound = stats.sprt_bounds(0.05, 0.05)[1]
+    assert stats.llr_pentanomial_exact([0, 0, 0, 0, 22], 0, 50) < bound
+    assert stats.llr_pentanomial_exact([0, 0, 0, 0, 23], 0, 50) >= bound
     assert stats.llr_pentanomial_exact([0, 0, 0, 0, 0], 0, 50) == 0
 
 
