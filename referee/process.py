@@ -300,6 +300,7 @@ class BotProcess:
         """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time)."""
         deadline = started + timeout_s
         buffer = self._buffer
+        stdout_fd = self._stdout_fd
         newline = buffer.find(b"\n")
         while newline < 0:
             if len(buffer) > self.max_line_chars:
@@ -311,21 +312,25 @@ class BotProcess:
                     raise BotFault(Fault.CRASH, self._memory_detail())
                 raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s))
             events = self._poll_out.poll(remaining * 1000 + 0.5)
-            if not events:
-                continue
             old_length = len(buffer)
-            got = 0
+            ended = exited = False
             for fd, _ in events:
-                if fd == self._stderr_fd:
+                if fd == stdout_fd:
+                    ended = self._fill_once() < 0
+                elif fd == self._stderr_fd:
                     self._drain_stderr()
-                elif fd == self._stdout_fd:
-                    got = self._fill_once()
-                    if got < 0:
-                        raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
-                elif self._fill_once() == 0 and self._proc.poll() is not None:
-                    # the pidfd: the bot exited (its children may still hold stdout open)
-                    raise BotFault(Fault.CRASH, self._exit_detail("exited"))
+                else:
+                    exited = True                   # the pidfd
             newline = buffer.find(b"\n", old_length)
+            if newline >= 0:
+                break
+            if ended:
+                raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
+            if exited and self._fill_once() <= 0 and self._proc.poll() is not None:
+                # the bot exited; its children may still hold stdout open
+                if buffer.find(b"\n", old_length) < 0:
+                    raise BotFault(Fault.CRASH, self._exit_detail("exited"))
+                newline = buffer.find(b"\n", old_length)
         finished = _now()
         raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
         del buffer[:newline + 1]

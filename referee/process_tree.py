@@ -115,8 +115,8 @@ def kill_tree(pid: int, marker: str | None = None) -> None:
             except OSError:
                 pass
             _signal_group(victim)
-    if len(seen) > 1:
-        _reap(seen - {pid}, dying=seen)
+    if seen - {pid}:
+        _reap(seen - {pid}, dying=seen | {pid})
 
 
 def _signal_group(pid: int) -> None:

@@ -32,6 +32,7 @@ FAULTS = {
     "wrong_kind": (Fault.BAD_OUTPUT, "'MOVE 1 1'"),
     "close_stdout": (Fault.CRASH, "closed its stdout"),
     "exit_after_answer": (Fault.CRASH, "exited with code 0"),
+    "exit_after_answer_child": (Fault.CRASH, "exited with code 0"),
     "children_then_crash": (Fault.CRASH, "exited with code 5"),
 }
 
@@ -57,6 +58,8 @@ def test_hostile_bot_gets_the_right_fault_and_leaves_nothing(mode):
     fault = result.players[seat].fault
     assert fault is not None and fault.kind is kind, (mode, fault)
     assert words in fault.detail, fault.detail
+    if mode.startswith("exit_after_answer"):
+        assert fault.turn >= 3          # its last answer counted; it faults when next asked
     assert result.players[1 - seat].fault is None
     assert result.winner == 1 - seat
     assert result.reason == f"fault: seat {seat} {kind.value}"

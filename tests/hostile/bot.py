@@ -92,6 +92,10 @@ def misbehave(cells):
     if MODE == "exit_after_answer":
         answer(cells[0])
         os._exit(0)
+    if MODE == "exit_after_answer_child":        # a child keeps stdout open: no end of file
+        spawn("plain")
+        answer(cells[0])
+        os._exit(0)
     if MODE == "eat_memory":
         hog = bytearray(4 << 30)
         answer(cells[hog[0]])
