@@ -45,10 +45,12 @@ def test_an_answer_faster_than_a_millisecond_has_no_cpu_reading():
 @pytest.mark.parametrize("args", [["overhead", "--turns", "200", "--rounds", "1"],
                                   ["flood", "--turns", "50", "--rounds", "1"],
                                   ["latency", "--turns", "6", "--jobs", "1", "--answer-ms", "5"],
-                                  ["soak", "--games", "4", "--jobs", "2"]])
+                                  ["soak", "--games", "4", "--jobs", "2"],
+                                  ["interrupt", "--rounds", "1"]])
 def test_the_harness_benchmark_runs(args):
     done = subprocess.run([sys.executable, "-m", "tools.bench_harness", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert {"overhead": "ratio harness/raw", "flood": "ratio harness/raw",
-            "latency": "turns measured", "soak": "after the run"}[args[0]] in done.stdout
+            "latency": "turns measured", "soak": "after the run",
+            "interrupt": "SIGTERM: every bot process gone"}[args[0]] in done.stdout

@@ -7,6 +7,8 @@
             --jobs games at once: timeouts, latency distribution, margin, run-queue waits
   soak      N tic-tac-toe games between random bots in this one process (the match runner):
             open file descriptors, threads and memory as the games go by
+  interrupt Ctrl-C and SIGTERM to `botarena play` with hanging, daemon-forking bots: seconds
+            until every bot process is gone
 
 Figures are printed; nothing is asserted (timings never go into tests).
 """
@@ -251,10 +253,56 @@ def run_soak(games: int, jobs: int) -> None:
     print(f"  after the run: {fds} fds, {threads} threads, {resident:.1f} MB, {zombies} zombies")
 
 
+# -- interrupt ----------------------------------------------------------------------------------
+
+# Forks a double-forked daemon in a session of its own, then hangs ignoring SIGTERM.
+HANGING_BOT = ("import os, signal, time\nsignal.signal(signal.SIGTERM, signal.SIG_IGN)\n"
+               "if os.fork() == 0:\n os.setsid()\n if os.fork(): os._exit(0)\n time.sleep(1e6)\n"
+               "input()\ntime.sleep(1e6)\n")
+
+
+def _bot_processes_of(harness_pid: int) -> list:
+    import psutil
+    prefix, found = f"{harness_pid}.", []
+    for process in psutil.process_iter():
+        try:
+            if process.status() != psutil.STATUS_ZOMBIE and \
+                    process.environ().get("BOTARENA_BOT", "").startswith(prefix):
+                found.append(process)
+        except psutil.Error:
+            continue
+    return found
+
+
+def run_interrupt(rounds: int) -> None:
+    """Seconds from Ctrl-C / SIGTERM to `botarena play` until every bot process is gone."""
+    import signal
+    bot = f"{sys.executable} -c '{HANGING_BOT}'"
+    print(f"interrupt: `botarena play` between two bots that hang (ignoring SIGTERM) after forking a "
+          f"daemon; {rounds} rounds per signal")
+    for signum in (signal.SIGINT, signal.SIGTERM):
+        took = []
+        for _ in range(rounds):
+            cli = subprocess.Popen([sys.executable, "-m", "tools.cli", "play", "tictactoe", bot, bot,
+                                    "--first-turn-ms", "600000", "--quiet"],
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            deadline = time.monotonic() + 60
+            while len(_bot_processes_of(cli.pid)) < 4 and time.monotonic() < deadline:
+                time.sleep(0.02)
+            started = time.monotonic()
+            cli.send_signal(signum)
+            while _bot_processes_of(cli.pid) and time.monotonic() - started < 30:
+                time.sleep(0.005)
+            took.append(time.monotonic() - started)
+            cli.wait()
+        print(f"  {signum.name}: every bot process gone after " +
+              ", ".join(f"{value:.3f}" for value in took) + " s")
+
+
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="python -m tools.bench_harness", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
-    parser.add_argument("mode", choices=("overhead", "flood", "latency", "soak"))
+    parser.add_argument("mode", choices=("overhead", "flood", "latency", "soak", "interrupt"))
     parser.add_argument("--turns", type=int, help="turns (overhead: per round, default 5000; "
                         "latency: per game, default 2000)")
     parser.add_argument("--rounds", type=int, default=5, help="overhead: interleaved rounds")
@@ -273,6 +321,8 @@ def main(argv: list[str] | None = None) -> None:
     elif args.mode == "latency":
         run_latency(args.turns or 2000, args.jobs, args.answer_ms, args.budget_ms, args.grace_ms,
                     args.sleep)
+    elif args.mode == "interrupt":
+        run_interrupt(args.rounds)
     else:
         run_soak(args.games, args.jobs)
 
