@@ -154,11 +154,6 @@ def test_bad_arguments_give_one_line(args, message):
     assert len(done.stderr.strip().splitlines()) == 1
 
 
-def test_a_one_player_game_is_refused():
-    done = run_cli("match", "number_maze", "random", RANDOM)
-    assert done.returncode == 2 and "two bots" in done.stderr
-
-
 def test_self_play_names_the_copies_apart():
     summary = _match("random", "random", "-n", "2")
     assert (summary["bot_a"], summary["bot_b"]) == ("random", "random #2")

@@ -28,7 +28,7 @@ def run(args) -> int:
         texts.insert(0, args.gauntlet)
     if len(texts) < 2:
         raise UsageError("league needs at least two bots")
-    pairs = pair_count(args.games)
+    pair_count(args.games)                        # checks -n
     tournament = Tournament(args, texts)
     names = list(tournament.bots)
     anchor = _named(args.anchor, texts, names, "--anchor")
@@ -36,8 +36,8 @@ def run(args) -> int:
         matchups = gauntlet(_named(args.gauntlet, texts, names, "--gauntlet"), names)
     else:
         matchups = round_robin(names)
-    standings = Standings(names, matchups)
-    outcome = tournament.play(standings.jobs(pairs, tournament.base_seed), standings.add,
+    standings = Standings(names, matchups, solo=tournament.solo)
+    outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), standings.add,
                               standings.progress_text)
     ratings = standings.ratings(anchor)
     if args.json:

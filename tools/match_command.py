@@ -6,6 +6,7 @@ import json
 from referee.api import UsageError
 from tools import stats
 from tools.runner import paired_jobs
+from tools.solo import SoloComparisons, solo_jobs
 from tools.tally import HeadToHead, summary_lines
 from tools.tournament import Tournament, add_run_arguments, pair_count
 
@@ -47,11 +48,18 @@ def run(args) -> int:
             decision.update(verdict=verdict, llr=llr, pairs=sum(tally.pentanomial()))
         return verdict is not None
 
+    if tournament.solo:
+        tally.solo = True
+        feed = SoloComparisons([(bot_a, bot_b)], tally.add).add
+        jobs = solo_jobs([bot_a, bot_b], args.games, tournament.base_seed)
+    else:
+        feed = tally.add
+        jobs = paired_jobs(bot_a, bot_b, pairs, tournament.base_seed)
+
     def on_record(record: dict) -> bool:
-        tally.add(record)
+        feed(record)
         return decided()
 
-    jobs = paired_jobs(bot_a, bot_b, pairs, tournament.base_seed)
     outcome = tournament.play(jobs, on_record, tally.progress_text, stop_before=decided)
     summary = tally.summary()
     summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted)

@@ -7,6 +7,7 @@ from typing import Sequence
 
 from tools import stats
 from tools.runner import GameJob, interleave, paired_jobs
+from tools.solo import SoloComparisons, solo_jobs
 from tools.tally import HeadToHead, format_bounds, format_elo
 
 
@@ -21,18 +22,33 @@ def gauntlet(hero: str, names: Sequence[str]) -> list[tuple[str, str]]:
 class Standings:
     """Tallies of every matchup of a league, ratings and tables from them."""
 
-    def __init__(self, names: Sequence[str], matchups: Sequence[tuple[str, str]]):
+    def __init__(self, names: Sequence[str], matchups: Sequence[tuple[str, str]], *,
+                 solo: bool = False):
         self.names = list(names)
         self.tallies = {frozenset(pair): HeadToHead(*pair) for pair in matchups}
+        self.solo = solo
+        self._comparisons = SoloComparisons(matchups, self._add_game) if solo else None
+        for tally in self.tallies.values():
+            tally.solo = solo
 
-    def jobs(self, pairs: int, base_seed: int) -> list[GameJob]:
-        """Every matchup's seat-swapped pairs, interleaved so all matchups advance together."""
+    def jobs(self, games: int, base_seed: int) -> list[GameJob]:
+        """``games`` per matchup: seat-swapped pairs, interleaved so all matchups advance
+        together; for a single-player game, every bot once per seed."""
+        if self.solo:
+            return solo_jobs(self.names, games, base_seed)
+        pairs = (games + 1) // 2
         return interleave([paired_jobs(tally.first, tally.second, pairs, base_seed)
                            for tally in self.tallies.values()])
 
     def add(self, record: dict) -> bool:
-        self.tallies[frozenset(record["seats"])].add(record)
+        if self._comparisons is not None:
+            self._comparisons.add(record)
+        else:
+            self._add_game(record)
         return False
+
+    def _add_game(self, record: dict) -> None:
+        self.tallies[frozenset(record["seats"])].add(record)
 
     @property
     def games(self) -> int:
@@ -55,6 +71,8 @@ class Standings:
         return stats.bradley_terry(self.names, scores, games, anchor=anchor)
 
     def faults(self, name: str) -> dict[str, int]:
+        if self._comparisons is not None:         # each solo game once, not once per opponent
+            return dict(self._comparisons.faults.get(name, {}))
         total: dict[str, int] = {}
         for tally in self.tallies.values():
             for kind, count in tally.faults.get(name, {}).items():

@@ -195,14 +195,23 @@ def llr_pentanomial_exact(pairs: Sequence[int], elo0: float, elo1: float) -> flo
     --sprt`` decides with it.
     """
     _check_pentanomial(pairs)
-    total = sum(pairs)
+    return _llr_exact(pairs, PAIR_SCORES, elo0, elo1)
+
+
+def llr_trinomial_exact(wins: int, draws: int, losses: int, elo0: float, elo1: float) -> float:
+    """The exact multinomial GSPRT on game counts (for games that cannot be paired)."""
+    return _llr_exact((losses, draws, wins), GAME_SCORES, elo0, elo1)
+
+
+def _llr_exact(counts: Sequence[float], values: Sequence[float], elo0: float, elo1: float) -> float:
+    total = sum(counts)
     if total == 0:
         return 0.0
-    regular = [max(count, _EPSILON) for count in pairs]
+    regular = [max(count, _EPSILON) for count in counts]
     weight = sum(regular)
     observed = [count / weight for count in regular]
-    under_h1 = _mle_with_mean(observed, PAIR_SCORES, score_from_elo(elo1))
-    under_h0 = _mle_with_mean(observed, PAIR_SCORES, score_from_elo(elo0))
+    under_h1 = _mle_with_mean(observed, values, score_from_elo(elo1))
+    under_h0 = _mle_with_mean(observed, values, score_from_elo(elo0))
     return total * sum(p * math.log(q1 / q0) for p, q1, q0 in zip(observed, under_h1, under_h0))
 
 

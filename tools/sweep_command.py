@@ -12,6 +12,7 @@ from dataclasses import dataclass
 
 from referee.api import UsageError
 from tools.runner import interleave, paired_jobs
+from tools.solo import SoloComparisons, solo_jobs
 from tools.standings import Standings, round_robin
 from tools.tally import HeadToHead, format_bounds, format_elo
 from tools.tournament import Tournament, add_run_arguments, pair_count
@@ -106,17 +107,27 @@ def run(args) -> int:
     bots = [point.bot for point in points] + ([args.vs] if args.vs is not None else [])
     tournament = Tournament(args, bots)
     if args.league:
-        standings = Standings(tournament.bots, round_robin(tournament.bots))
-        outcome = tournament.play(standings.jobs(pairs, tournament.base_seed), standings.add,
+        standings = Standings(tournament.bots, round_robin(tournament.bots), solo=tournament.solo)
+        outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), standings.add,
                                   standings.progress_text)
         ratings = {rating.name: rating for rating in standings.ratings(args.vs)}
         rows = [_row(point, names, ratings[point.bot]) for point in points]
     else:
         tallies = {point.bot: HeadToHead(point.bot, args.vs) for point in points}
-        jobs = interleave([paired_jobs(point.bot, args.vs, pairs, tournament.base_seed)
-                           for point in points])
-        def on_record(record: dict) -> bool:
+        def add_game(record: dict) -> None:
             tallies[next(name for name in record["seats"] if name != args.vs)].add(record)
+        if tournament.solo:
+            for tally in tallies.values():
+                tally.solo = True
+            add = SoloComparisons([(point.bot, args.vs) for point in points], add_game).add
+            jobs = solo_jobs([point.bot for point in points] + [args.vs], args.games,
+                             tournament.base_seed)
+        else:
+            add = add_game
+            jobs = interleave([paired_jobs(point.bot, args.vs, pairs, tournament.base_seed)
+                               for point in points])
+        def on_record(record: dict) -> bool:
+            add(record)
             return False
         def progress() -> str:
             best = max(tallies.values(), key=lambda tally: tally.points / max(tally.games, 1))

@@ -34,6 +34,8 @@ class HeadToHead:
         self.faults: dict[str, Counter] = {first: Counter(), second: Counter()}
         self.latencies: dict[str, list[float]] = {first: [], second: []}
         self.void = 0                                 # games the referee failed: no result
+        self.scores: dict[str, list[float]] = {first: [], second: []}   # the game's own scores
+        self.solo = False                             # comparisons of single-player games
 
     def add(self, record: dict) -> None:
         if record.get("referee_error") is not None:
@@ -45,6 +47,7 @@ class HeadToHead:
         self.by_seat[seats.index(self.first)][column] += 1
         self._pairs[record["pair"]].append(score)
         for seat, name in enumerate(seats):
+            self.scores[name].append(record["players"][seat]["score"])
             fault = record["players"][seat].get("fault")
             if fault:
                 self.faults[name][fault["kind"]] += 1
@@ -90,11 +93,30 @@ class HeadToHead:
         return stats.elo_trinomial(self.wins, self.draws, self.losses), "trinomial"
 
     def llr(self, settings: stats.SprtSettings) -> float:
-        """The pentanomial GSPRT's LLR (exact; see stats.llr_pentanomial_exact for why)."""
+        """The GSPRT's LLR, exact (see stats.llr_pentanomial_exact for why), over pairs, or over
+        games when there are none (single-player comparisons)."""
+        if self.solo:
+            return stats.llr_trinomial_exact(self.wins, self.draws, self.losses,
+                                             settings.elo0, settings.elo1)
         return stats.llr_pentanomial_exact(self.pentanomial(), settings.elo0, settings.elo1)
 
     def llr_approximation(self, settings: stats.SprtSettings) -> float:
+        if self.solo:
+            return stats.llr_trinomial(self.wins, self.draws, self.losses,
+                                       settings.elo0, settings.elo1)
         return stats.llr_pentanomial(self.pentanomial(), settings.elo0, settings.elo1)
+
+    def mean_scores(self) -> dict[str, dict]:
+        """Each bot's mean game score (its points, quests...) with a 95 % interval."""
+        means = {}
+        for name, values in self.scores.items():
+            count = len(values)
+            mean = sum(values) / count if count else 0.0
+            spread = stats.Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / count / count) \
+                if count else 0.0
+            means[name] = {"mean": round(mean, 3),
+                           "ci95": [round(mean - spread, 3), round(mean + spread, 3)]}
+        return means
 
     def summary(self) -> dict:
         """The figures as one JSON-ready object."""
@@ -118,6 +140,8 @@ class HeadToHead:
             "latency_ms": {name: latency_summary(values) for name, values in self.latencies.items()},
             "answers": {name: len(values) for name, values in self.latencies.items()},
             "void": self.void,
+            "mean_score": self.mean_scores(),
+            "solo": self.solo,
         }
 
     def progress_text(self) -> str:
@@ -162,12 +186,17 @@ def summary_lines(summary: dict) -> list[str]:
              f"  Elo {format_elo(summary['elo'], '+inf' if summary['score'] > 0.5 else '-inf')} "
              f"{format_bounds(*summary['elo_ci95'])} "
              f"(95 %, {_model_text(summary)})  LOS {summary['los']:.1%}"]
-    pairs = summary["pentanomial"]
-    lines.append(f"  pairs {sum(pairs)}: LL {pairs[0]}  LD {pairs[1]}  WL/DD {pairs[2]}  "
-                 f"WD {pairs[3]}  WW {pairs[4]}")
-    for row in summary["by_seat"]:
-        lines.append(f"  {a} in seat {row['seat']}: wins {row['wins']}  draws {row['draws']}  "
-                     f"losses {row['losses']}")
+    if not summary["solo"]:
+        pairs = summary["pentanomial"]
+        lines.append(f"  pairs {sum(pairs)}: LL {pairs[0]}  LD {pairs[1]}  WL/DD {pairs[2]}  "
+                     f"WD {pairs[3]}  WW {pairs[4]}")
+        for row in summary["by_seat"]:
+            lines.append(f"  {a} in seat {row['seat']}: wins {row['wins']}  draws {row['draws']}  "
+                         f"losses {row['losses']}")
+    for name in (a, b):
+        score = summary["mean_score"][name]
+        lines.append(f"  {name}: mean score {score['mean']:.4g} "
+                     f"[{score['ci95'][0]:.4g}, {score['ci95'][1]:.4g}] (95 %)")
     for name in (a, b):
         latency = summary["latency_ms"][name]
         faults = summary["faults"][name]
@@ -185,4 +214,6 @@ def summary_lines(summary: dict) -> list[str]:
 def _model_text(summary: dict) -> str:
     if summary["elo_model"] == "pentanomial":
         return f"over {sum(summary['pentanomial'])} seat-swapped pairs"
+    if summary["solo"]:
+        return "per seed, each bot alone, higher score wins"
     return "per game"

@@ -55,10 +55,10 @@ class Tournament:
     def __init__(self, args: argparse.Namespace, bot_texts: Sequence[str]):
         self.game, self.options, self.clock = game_setup(args)
         low, high = self.game.seats
-        if not low <= 2 <= high:
-            raise UsageError(f"{args.command} plays two bots against each other; {self.game.name} "
-                             f"is a game for {low if low == high else f'{low} to {high}'} "
-                             "player(s)")
+        self.solo = (low, high) == (1, 1)     # compared seed by seed: see tools.solo
+        if not (self.solo or low <= 2 <= high):
+            raise UsageError(f"{args.command} plays bots one against one; {self.game.name} is a "
+                             f"game for {low if low == high else f'{low} to {high}'} players")
         self.bots = distinct_names(bot_texts)
         players = {name: dataclasses.replace(resolve_bot(self.game.name, text), name=name)
                    for name, text in zip(self.bots, bot_texts)}
