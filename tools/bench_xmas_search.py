@@ -9,6 +9,7 @@ shared machine steal time, also per 50 ms of this process's CPU time (the figure
 from __future__ import annotations
 
 import argparse
+import gc
 import random
 import statistics
 import time
@@ -16,8 +17,9 @@ import time
 from bots.search.deadline import Deadline
 from bots.search.hybrid import hybrid
 from bots.search.simultaneous import duct, pmc
-from bots.xmas_rush._evaluation import Evaluation
+from bots.xmas_rush._evaluation import Evaluation, ranked_pushes
 from bots.xmas_rush._model import SearchState, random_playout, same_line
+from bots.xmas_rush._play import C
 from bots.xmas_rush.greedy import choose_move, choose_push
 from referee.games.xmas_rush.rules import XmasRushState, new_state
 
@@ -47,12 +49,13 @@ def _mirror_push(state: XmasRushState, rng: random.Random):
     return choose_push(state, rng) if rng.random() < 0.5 else rng.choice(state.legal_actions(1))
 
 
-SEARCHES = {
+SEARCHES = {               # as the bots call them, with their default options
     "duct": lambda root, rng, evaluation, depth, **budget: duct(
-        root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout, **budget),
+        root, 0, rng=rng, c=C, playout_depth=depth, evaluate=evaluation, playout=random_playout,
+        **budget),
     "hybrid": lambda root, rng, evaluation, depth, **budget: hybrid(
-        root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout,
-        ignore_pair=same_line, **budget),
+        root, 0, rng=rng, c=C, playout_depth=depth, evaluate=evaluation, playout=random_playout,
+        ignore_pair=same_line, matrix_share=0.6, **budget),
     "pmc": lambda root, rng, evaluation, depth, **budget: pmc(
         root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout, **budget),
 }
@@ -62,9 +65,11 @@ def measure(name: str, positions: list[XmasRushState], depth: int) -> tuple[floa
     """Median iterations per 50 ms turn: by the wall clock, and per 50 ms of CPU time."""
     search = SEARCHES[name]
     rng = random.Random(7)
+    gc.disable()                # as the bots do
     wall, cpu = [], []
     for state in positions:
         root = SearchState.from_rules(state)
+        root.root_actions = (ranked_pushes(root, 0), ranked_pushes(root, 1))
         evaluation = Evaluation(root)
         cpu_start = time.process_time()
         choice = search(root, rng, evaluation, depth, deadline=Deadline.after_ms(TURN_MS))

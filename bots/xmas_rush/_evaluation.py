@@ -9,9 +9,12 @@ A seat's *material* (in quest units) counts what it has and what the board offer
   from the reachable area);
 - ``AREA`` times the share of the board it can reach (room to manoeuvre).
 
-The value for a seat is the logistic of the material lead over ``SCALE`` quests, measured
-against the lead at the search's root (``Evaluation(root)``), so the root is worth 0.5 and UCB1's
-constant sees differences of the size searches produce. Values for the two seats sum to 1.
+The value for a seat is the logistic, over ``SCALE`` quests, of what it gained since the search's
+root (``Evaluation(root)``) measured as its lead's gain plus ``PROGRESS`` times its own gain: the
+root is worth 0.5 and UCB1's constant sees differences of the size searches produce. On the lead
+alone, a push that helps both players as much as the opponent's (or none at all) scores like a
+push that changes nothing, and two such bots block each other's line until the ten-stale-turns
+draw; the progress term breaks that tie towards moving on. Values are in [0, 1].
 """
 from __future__ import annotations
 
@@ -25,7 +28,8 @@ REACHABLE = 0.6
 ON_HAND = 0.25
 NEAR = 0.2
 AREA = 0.1
-SCALE = 1.0
+SCALE = 0.5
+PROGRESS = 0.5
 FAR = 12                        # Manhattan steps beyond which an item out of reach earns nothing
 
 
@@ -59,34 +63,49 @@ def lead(state: SearchState) -> float:
     return material(state, 0) - material(state, 1)
 
 
+def ranked_pushes(state: SearchState, seat: int) -> list[int]:
+    """The 28 push codes, best first by the seat's material after its push alone (ties: code
+    order): the order in which a search whose time may run out should look at them."""
+    values = []
+    for code in range(28):
+        child = state.clone()
+        child.push(seat, code)
+        child.collect_under()
+        values.append((-material(child, seat), code))
+    values.sort()
+    return [code for _, code in values]
+
+
 class Evaluation:
-    """``evaluation(state, seat)`` in [0, 1]: the logistic of the seat's lead gained since ``root``.
+    """``evaluation(state, seat)`` in [0, 1]: the logistic of what the seat gained since ``root``
+    (see the module docstring).
 
     Remembers the last position it scored, because searches ask for both seats in a row.
     """
 
-    __slots__ = ("base", "scale", "_last", "_last_key", "_last_lead")
+    __slots__ = ("base", "scale", "progress", "_last", "_last_key", "_last_gains")
 
-    def __init__(self, root: SearchState | None = None, scale: float = SCALE) -> None:
-        self.base = lead(root) if root is not None else 0.0
+    def __init__(self, root: SearchState | None = None, scale: float = SCALE,
+                 progress: float = PROGRESS) -> None:
+        self.base = (material(root, 0), material(root, 1)) if root is not None else (0.0, 0.0)
         self.scale = scale
+        self.progress = progress
         self._last = None
         self._last_key = None
-        self._last_lead = 0.0
+        self._last_gains = (0.0, 0.0)
 
     def __call__(self, state: SearchState, seat: int) -> float:
         key = (state.board, state.pos)     # the board changes with every push and collection
         if state is self._last and key == self._last_key:
-            gained = self._last_lead
+            gains = self._last_gains
         else:
-            gained = lead(state) - self.base
-            self._last, self._last_key, self._last_lead = state, key, gained
-        if seat:
-            gained = -gained
-        exponent = -gained / self.scale
+            gains = (material(state, 0) - self.base[0], material(state, 1) - self.base[1])
+            self._last, self._last_key, self._last_gains = state, key, gains
+        mine, theirs = (gains[1], gains[0]) if seat else gains
+        exponent = -(mine - theirs + self.progress * mine) / self.scale
         if exponent > 60:
             return 0.0
         return 1.0 / (1.0 + math.exp(exponent))
 
 
-__all__ = ["Evaluation", "lead", "material"]
+__all__ = ["Evaluation", "lead", "material", "ranked_pushes"]

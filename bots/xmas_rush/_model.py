@@ -9,8 +9,9 @@ items' cells are tracked (``quest_cells``); a reveal finds the new item by its p
 
 MOVE turns: a seat's only search action is ``AUTO`` (collect every revealed quest item it can
 reach, then stop at the reachable cell nearest to a quest item it cannot reach; the 20-step
-limit is ignored), except for ``root_seat`` on the root turn, which plays the rules' planned
-paths (``Move``) so the bot can choose its real answer. PUSH actions are push codes 0..27.
+limit is ignored), except at the root, where the bot plays the rules' planned paths (``Move``)
+so that it can choose its real answer. PUSH actions are push codes 0..27 (at the root, in the
+order the caller gives).
 """
 from __future__ import annotations
 
@@ -89,13 +90,14 @@ class SearchState:
     """See the module docstring. Seat-symmetric; implements the State contract searches use."""
 
     __slots__ = ("board", "hands", "pos", "quests", "quest_cells", "decks", "score", "turn",
-                 "stale", "over", "target", "visible", "root_turn", "root_seat", "root_moves", "_conn")
+                 "stale", "over", "target", "visible", "root_turn", "root_actions", "_conn")
 
     @classmethod
-    def from_rules(cls, state, root_moves: list | None = None, root_seat: int = 0) -> "SearchState":
+    def from_rules(cls, state, root_actions: tuple = (None, None)) -> "SearchState":
         """``state`` (a rules ``XmasRushState``, decks already determinized) as a search state.
 
-        ``root_moves``: on a MOVE turn, the ``Move`` answers ``root_seat`` may choose from.
+        ``root_actions``: per seat, what it may choose from at the root (``Move`` answers on a
+        MOVE turn, push codes in a preferred order on a PUSH turn); None: every push, ``AUTO``.
         """
         model = cls.__new__(cls)
         board = 0
@@ -113,11 +115,10 @@ class SearchState:
         model.target = state.rules.quests
         model.visible = state.rules.visible
         model.root_turn = state.turn
-        model.root_seat = root_seat
-        model.root_moves = root_moves
+        model.root_actions = root_actions
         model._conn = None
         model.quest_cells = tuple(tuple(model.locate(code) for code in model.quests[seat]) for seat in (0, 1))
-        model._collect_under()          # the rules' item check right after the input was sent
+        model.collect_under()          # the rules' item check right after the input was sent
         return model
 
     def clone(self) -> "SearchState":
@@ -135,8 +136,7 @@ class SearchState:
         other.target = self.target
         other.visible = self.visible
         other.root_turn = self.root_turn
-        other.root_seat = self.root_seat
-        other.root_moves = self.root_moves
+        other.root_actions = self.root_actions
         other._conn = self._conn
         return other
 
@@ -148,11 +148,9 @@ class SearchState:
         return not self.turn & 1
 
     def legal_actions(self, seat: int) -> list:
-        if not self.turn & 1:
-            return PUSH_CODES
-        if self.turn == self.root_turn and seat == self.root_seat and self.root_moves:
-            return self.root_moves
-        return MOVE_CHOICES
+        if self.turn == self.root_turn and self.root_actions[seat]:
+            return self.root_actions[seat]
+        return MOVE_CHOICES if self.turn & 1 else PUSH_CODES
 
     def apply(self, actions) -> None:
         first, second = actions
@@ -211,14 +209,14 @@ class SearchState:
                 self.stale = 0
                 self.push(0, first)
                 self.push(1, second)
-                self._collect_under()
+                self.collect_under()
         else:
             self.stale = 0
             row_seat, column_seat = (0, 1) if first_row else (1, 0)
             self.push(row_seat, first if first_row else second)
-            self._collect_under()
+            self.collect_under()
             self.push(column_seat, second if first_row else first)
-            self._collect_under()
+            self.collect_under()
         self.end_turn()
 
     def push(self, seat: int, code: int) -> None:
@@ -239,7 +237,7 @@ class SearchState:
         first, second = self.quest_cells
         self.quest_cells = (tuple([where[cell] for cell in first]), tuple([where[cell] for cell in second]))
 
-    def _collect_under(self) -> None:
+    def collect_under(self) -> None:
         """The rules' item check: a revealed quest item under its owner is collected."""
         for seat in (0, 1):
             if self.pos[seat] in self.quest_cells[seat]:
@@ -305,7 +303,7 @@ class SearchState:
         visible = self.visible
         if len(self.quests[0]) < visible and self.decks[0] or len(self.quests[1]) < visible and self.decks[1]:
             self._reveal()
-            self._collect_under()
+            self.collect_under()
 
     def _reveal(self) -> None:
         quests, cells, decks = list(self.quests), list(self.quest_cells), list(self.decks)

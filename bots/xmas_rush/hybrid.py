@@ -22,6 +22,9 @@ def build_parser():
                         help="actions kept per player after pruning (default: 3)")
     parser.add_argument("--opponent-share", type=float, default=0.15, metavar="F",
                         help="share of the search time spent pruning the opponent (default: 0.15)")
+    parser.add_argument("--matrix-share", type=float, default=0.6, metavar="F",
+                        help="most of the time the one-ply matrix may take; pushes it did not reach "
+                             "(the weakest alone) are dropped (default: 0.6)")
     add_tree_arguments(parser)
     return parser
 
@@ -38,7 +41,7 @@ def main(argv: list[str] | None = None) -> None:
         root, 0, rng=rng, keep=keep_on(root, options.keep), playout_depth=options.depth,
         opponent_share=options.opponent_share, c=options.c,
         expand_threshold=options.expand_threshold, evaluate=evaluation, playout=random_playout,
-        ignore_pair=same_line, **budget))
+        ignore_pair=same_line, matrix_share=options.matrix_share, **budget))
 
 
 if __name__ == "__main__":
