@@ -100,3 +100,12 @@ def test_without_matplotlib_the_sweep_says_how_to_get_the_plot(tmp_path):
     assert done.returncode == 0, done.stderr
     assert "pip install 'botarena[plot]'" in done.stderr + done.stdout
     assert not plot.exists()
+
+
+def test_sweep_on_a_single_player_game():
+    done = run_cli("sweep", "number_maze", "beam --width {1,4} --iterations 200", "--vs", "greedy",
+                   "-n", "3", "--seed", "2", "--first-turn-ms", "30000", "--turn-ms", "30000",
+                   "--json")
+    assert done.returncode == 0, done.stderr
+    points = json.loads(done.stdout)["points"]
+    assert [row["width"] for row in points] == ["1", "4"] and all(r["games"] == 3 for r in points)

@@ -43,7 +43,8 @@ class SoloComparisons:
         self._seen: dict[int, dict[str, dict]] = defaultdict(dict)
         self.faults: dict[str, Counter] = defaultdict(Counter)    # per bot, each game once
 
-    def add(self, record: dict) -> None:
+    def add(self, record: dict) -> bool:
+        """Take one solo game; False (an on_record callback that never stops the run)."""
         name = record["seats"][0]
         fault = record["players"][0].get("fault")
         if fault:
@@ -54,3 +55,4 @@ class SoloComparisons:
             other = second if name == first else first
             if other in seen:
                 self._feed(combine(seen[first], seen[second]))
+        return False

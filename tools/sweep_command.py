@@ -103,37 +103,11 @@ def run(args) -> int:
               f"plot; to get it: {PLOT_HINT}", file=sys.stderr)
     if args.vs is not None and args.vs in (point.bot for point in points):
         raise UsageError(f"--vs {args.vs!r} is also a point of the grid")
-    pairs = pair_count(args.games)
+    pair_count(args.games)                        # checks -n
     bots = [point.bot for point in points] + ([args.vs] if args.vs is not None else [])
     tournament = Tournament(args, bots)
-    if args.league:
-        standings = Standings(tournament.bots, round_robin(tournament.bots), solo=tournament.solo)
-        outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), standings.add,
-                                  standings.progress_text)
-        ratings = {rating.name: rating for rating in standings.ratings(args.vs)}
-        rows = [_row(point, names, ratings[point.bot]) for point in points]
-    else:
-        tallies = {point.bot: HeadToHead(point.bot, args.vs) for point in points}
-        def add_game(record: dict) -> None:
-            tallies[next(name for name in record["seats"] if name != args.vs)].add(record)
-        if tournament.solo:
-            for tally in tallies.values():
-                tally.solo = True
-            add = SoloComparisons([(point.bot, args.vs) for point in points], add_game).add
-            jobs = solo_jobs([point.bot for point in points] + [args.vs], args.games,
-                             tournament.base_seed)
-        else:
-            add = add_game
-            jobs = interleave([paired_jobs(point.bot, args.vs, pairs, tournament.base_seed)
-                               for point in points])
-        def on_record(record: dict) -> bool:
-            add(record)
-            return False
-        def progress() -> str:
-            best = max(tallies.values(), key=lambda tally: tally.points / max(tally.games, 1))
-            return f"best so far {best.first} {best.points / max(best.games, 1):.0%}"
-        outcome = tournament.play(jobs, on_record, progress)
-        rows = [_row(point, names, tallies[point.bot]) for point in points]
+    play = _play_league if args.league else _play_against
+    outcome, rows = play(tournament, points, names, args)
     best = _best(rows)
     if args.csv:
         _write_csv(args.csv, names, rows)
@@ -151,6 +125,37 @@ def run(args) -> int:
         if args.plot and not _have_matplotlib():
             print(f"plot: not drawn, matplotlib is missing ({PLOT_HINT})")
     return 130 if outcome.interrupted else 0
+
+
+def _play_league(tournament: Tournament, points: list[GridPoint], names: list[str], args):
+    """The points (and --vs, rated 0) in a round robin; rows from the Bradley-Terry ratings."""
+    standings = Standings(tournament.bots, round_robin(tournament.bots), solo=tournament.solo)
+    outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), standings.add,
+                              standings.progress_text)
+    ratings = {rating.name: rating for rating in standings.ratings(args.vs)}
+    return outcome, [_row(point, names, ratings[point.bot]) for point in points]
+
+
+def _play_against(tournament: Tournament, points: list[GridPoint], names: list[str], args):
+    """Every point against --vs; rows from each head-to-head."""
+    tallies = {point.bot: HeadToHead(point.bot, args.vs) for point in points}
+    def add_game(record: dict) -> bool:
+        tallies[next(name for name in record["seats"] if name != args.vs)].add(record)
+        return False
+    if tournament.solo:
+        for tally in tallies.values():
+            tally.solo = True
+        on_record = SoloComparisons([(point.bot, args.vs) for point in points], add_game).add
+        jobs = solo_jobs(list(tallies) + [args.vs], args.games, tournament.base_seed)
+    else:
+        on_record = add_game
+        jobs = interleave([paired_jobs(point.bot, args.vs, pair_count(args.games),
+                                       tournament.base_seed) for point in points])
+    def progress() -> str:
+        best = max(tallies.values(), key=lambda tally: tally.points / max(tally.games, 1))
+        return f"best so far {best.first} {best.points / max(best.games, 1):.0%}"
+    outcome = tournament.play(jobs, on_record, progress)
+    return outcome, [_row(point, names, tallies[point.bot]) for point in points]
 
 
 def _row(point: GridPoint, names: list[str], source) -> dict:
