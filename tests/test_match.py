@@ -165,5 +165,8 @@ def test_text_summary_names_every_figure(crasher):
     assert done.returncode == 0, done.stderr
     text = done.stdout
     for word in ("wins 4", "Elo", "LOS", "draw ratio", "pairs 2", "in seat 0", "in seat 1",
-                 "p50", "p99", "max", "crash 4", "seed 2"):
+                 "p50", "p99", "max", "crash 4", "seed 2", "first fault of"):
         assert word in text, word
+    rerun = text.split("re-run it: ")[1].splitlines()[0]
+    assert rerun.startswith("botarena play tictactoe ") and "--seed " in rerun
+    assert "--first-turn-ms 30000" in rerun and rerun.endswith("--replay fault.json")

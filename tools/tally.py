@@ -7,6 +7,8 @@ by kind and latencies per bot, and turns them into the summary ``match`` prints.
 from __future__ import annotations
 
 import math
+import re
+import shlex
 from collections import Counter, defaultdict
 
 from referee.match import latency_summary
@@ -36,6 +38,7 @@ class HeadToHead:
         self.void = 0                                 # games the referee failed: no result
         self.scores: dict[str, list[float]] = {first: [], second: []}   # the game's own scores
         self.solo = False                             # comparisons of single-player games
+        self.first_faults: dict[str, dict] = {}       # per bot: its first fault, how to re-run it
 
     def add(self, record: dict) -> None:
         if record.get("referee_error") is not None:
@@ -51,6 +54,7 @@ class HeadToHead:
             fault = record["players"][seat].get("fault")
             if fault:
                 self.faults[name][fault["kind"]] += 1
+                self.first_faults.setdefault(name, {**fault, "rerun": rerun_command(record)})
             latencies = record.get("latencies_ms")
             if latencies:
                 self.latencies[name].extend(latencies[seat])
@@ -141,6 +145,7 @@ class HeadToHead:
             "answers": {name: len(values) for name, values in self.latencies.items()},
             "void": self.void,
             "mean_score": self.mean_scores(),
+            "first_faults": self.first_faults,
             "solo": self.solo,
         }
 
@@ -151,6 +156,23 @@ class HeadToHead:
         estimate, _ = self.elo()
         return (f"{self.wins}-{self.draws}-{self.losses} score {self.points / self.games:.1%} "
                 f"Elo {format_elo(estimate.elo)} {format_interval(estimate)}")
+
+
+def rerun_command(record: dict) -> str:
+    """The ``botarena play`` command that plays the game of ``record`` again, with a replay."""
+    seats = record["seats"]
+    words = ["botarena", "play", record.get("game", "GAME"),
+             *(_COPY_SUFFIX.sub("", name) for name in seats), "--seed", str(record["seed"])]
+    for key, value in (record.get("options") or {}).items():
+        words += ["--option", f"{key}={value}"]
+    clock = record.get("time_control") or {}
+    for key in ("first_turn_ms", "turn_ms", "grace_ms"):
+        if key in clock:
+            words += [f"--{key.replace('_', '-')}", str(clock[key])]
+    return shlex.join(words + ["--replay", "fault.json"])
+
+
+_COPY_SUFFIX = re.compile(r" #\d+$")        # "random #2", a second copy of a bot (see Tournament)
 
 
 def _round(value: float) -> float | None:
@@ -205,6 +227,10 @@ def summary_lines(summary: dict) -> list[str]:
         timing = f"latency p50 {latency['p50']:.1f}  p99 {latency['p99']:.1f}  " \
                  f"max {latency['max']:.1f} ms" if summary["answers"][name] else "no answers"
         lines.append(f"  {name}: {timing};  faults: {fault_text}")
+    for name, fault in summary["first_faults"].items():
+        lines.append(f"  first fault of {name}: {fault['kind']} at turn {fault['turn']}: "
+                     f"{fault['detail'][:120]}")
+        lines.append(f"    re-run it: {fault['rerun']}")
     if summary["void"]:
         lines.append(f"  void: {summary['void']} game(s) without a result (referee error; see "
                      "referee_error in the results file)")
