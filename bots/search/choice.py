@@ -30,8 +30,3 @@ class Choice:
     value: float
     stats: tuple[ActionStats, ...] = ()
 
-    def stats_of(self, action: Any) -> ActionStats | None:
-        for entry in self.stats:
-            if entry.action == action:
-                return entry
-        return None
