@@ -10,12 +10,13 @@ from collections import Counter
 
 import pytest
 
-from bots.calculation._belief import Belief, Deal, WinOnlyDeal, build_first_playout
+from bots.calculation._belief import Belief, Deal, build_first_playout, placed_fraction
 from bots.calculation._policy import distance, greedy_action, waste_pile_for
-from bots.calculation.mcts import determinized_mcts
+from bots.calculation.mcts import grow_tree, infoset_mcts
+from bots.search.deadline import Budget
 from bots.search.chance import simple_tree
 from referee.games.calculation import codec
-from referee.games.calculation.rules import SEQUENCES, CalculationState, waste_action
+from referee.games.calculation.rules import FROM_WASTE, SEQUENCES, CalculationState, waste_action
 from tests.conftest import ROOT, run_cli
 
 
@@ -71,13 +72,7 @@ def test_playouts_finish_the_deal_and_keep_every_card(share):
         deal = Deal.guess(Belief.of(state), rng)
         assert Counter(deal.stock) == Counter(state.stock)
         build_first_playout(deal, rng, None, share)
-        assert deal.is_over() and 0.0 < deal.scores()[0] <= 1.0
-
-
-def test_win_only_deal_scores_wins():
-    deal = WinOnlyDeal.guess(Belief.of(midgame(2, 5)), random.Random(2))
-    build_first_playout(deal, random.Random(3))
-    assert deal.scores() == ((1.0,) if deal.is_won() else (0.0,))
+        assert deal.is_over() and sum(all_cards(deal).values()) == 52
 
 
 def test_greedy_policy():
@@ -107,9 +102,23 @@ def test_searches_answer_legal_actions_within_their_budget():
     rng = random.Random(1)
     tree = simple_tree(belief, rng=rng, levels=2, playouts=2, iterations=400, playout=build_first_playout)
     assert tree.action in belief.legal_actions() and tree.iterations <= 400
-    vote = determinized_mcts(belief, None, rng, determinizations=4, iterations=200, c=0.3,
-                             expand_threshold=3)
-    assert vote.action in belief.legal_actions() and vote.iterations <= 200
+    tree = infoset_mcts(belief, None, rng, iterations=200)
+    assert tree.action in belief.legal_actions() and tree.iterations == 200
+    assert sum(entry.visits for entry in tree.stats) == 200 and tree.depth >= 2
+
+
+def test_infoset_tree_children_follow_the_turned_card():
+    belief = Belief.of(midgame(8, 10))
+    root, deepest = grow_tree(belief, Budget(iterations=300), random.Random(3), 0.1,
+                              build_first_playout, placed_fraction)
+    assert root.visits == 300 and sum(root.counts) == 300 and deepest >= 2
+    unseen = belief.unseen_counts()
+    for (index, card), child in root.children.items():
+        if root.actions[index] >= FROM_WASTE:
+            assert card == belief.current          # a waste move turns no card
+        else:
+            assert unseen[card] > 0                # the turned card was one of the unseen
+        assert child.visits < root.counts[index]     # its first visit ended in a playout
 
 
 def scripted_input(states: list[CalculationState]) -> str:
@@ -129,7 +138,7 @@ def run_bot(bot: str, args: list[str], states: list[CalculationState]) -> subpro
 @pytest.mark.parametrize("bot, args", [
     ("random", ["--seed", "1"]), ("greedy", []),
     ("simple_tree", ["--iterations", "200", "--seed", "1"]),
-    ("mcts", ["--iterations", "200", "--seed", "1", "--determinizations", "2"])])
+    ("mcts", ["--iterations", "200", "--seed", "1"])])
 def test_bot_answers_legal_actions(bot, args):
     states = [midgame(seed, 8) for seed in range(3)]
     done = run_bot(bot, args, states)

@@ -10,7 +10,7 @@ import random
 
 from bots.calculation._belief import Belief, build_first_playout, playout_with
 from bots.calculation._policy import greedy_action
-from bots.calculation.mcts import determinized_mcts
+from bots.calculation.mcts import infoset_mcts
 from bots.search.chance import simple_tree
 from bots.search.deadline import Deadline
 from referee.games.calculation.rules import CalculationState
@@ -43,9 +43,8 @@ def main(argv: list[str] | None = None) -> None:
     for name, search in (
             ("simple_tree level 2 width 5", lambda deadline: simple_tree(
                 root, rng=rng, levels=2, playouts=5, deadline=deadline, playout=playout_with(0.5))),
-            ("mcts, 8 determinizations", lambda deadline: determinized_mcts(
-                root, deadline, rng, determinizations=8, iterations=None, c=0.3, expand_threshold=3,
-                playout=playout_with(0.5)))):
+            ("mcts (information sets)", lambda deadline: infoset_mcts(
+                root, deadline, rng, iterations=None, playout=playout_with(0.5)))):
         print(f"{name + ':':<32} {rate(lambda: search(Deadline.after(0.1)).iterations, seconds):>9,.0f} playouts/s")
 
 

@@ -3,8 +3,7 @@
 - ``Belief``: the unseen cards are counts, and turning the next card is a chance step (the
   ``bots.search.chance`` interface) whose outcomes are the ranks still unseen, each with
   probability count / cards left. Waste placements onto identical piles are listed once (in both classes).
-- ``Deal``: a determinized deal (the stock in one guessed order) whose score is the fraction
-  of the deck on the foundations, the [0, 1] reward the UCB1 constants expect.
+- ``Deal``: a determinized deal, the unseen cards in one guessed stock order.
 
 Both share ``build_first_playout``: waste tops and the current card go onto a foundation
 whenever one takes them, any other current card onto a uniformly random waste pile or, with
@@ -83,7 +82,7 @@ class Belief(CalculationState):
 
 
 class Deal(CalculationState):
-    """One determinized deal; its score is the fraction of the deck on the foundations."""
+    """One determinized deal: the visible position with the unseen cards in a guessed order."""
 
     __slots__ = ()
 
@@ -100,18 +99,6 @@ class Deal(CalculationState):
         rng.shuffle(deal.stock)
         deal.turn = belief.turn
         return deal
-
-    def scores(self) -> tuple[float]:
-        return (self.placed() / DECK_SIZE,)
-
-
-class WinOnlyDeal(Deal):
-    """A determinized deal that scores 1 when won and 0 otherwise."""
-
-    __slots__ = ()
-
-    def scores(self) -> tuple[float]:
-        return (1.0 if self.placed() == DECK_SIZE else 0.0,)
 
 
 def build_first_playout(state: CalculationState, rng, max_turns: int | None = None,
