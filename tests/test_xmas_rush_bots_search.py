@@ -9,7 +9,8 @@ import sys
 
 import pytest
 
-from bots.search.hybrid import hybrid
+from bots.search.deadline import Budget
+from bots.search.hybrid import hybrid, worst_cases
 from bots.search.simultaneous import duct, pmc
 from bots.xmas_rush._evaluation import Evaluation, material
 from bots.xmas_rush._model import AUTO, SearchState, random_playout, same_line
@@ -74,6 +75,25 @@ def test_same_line_pushes_are_recognised():
     assert not same_line(AUTO, 3)
 
 
+def test_one_ply_matrix_scores_both_sides():
+    root = SearchState.from_rules(_played(5, 8))
+    evaluation = Evaluation(root)
+    mine, theirs = list(range(0, 28, 3)), list(range(1, 28, 4))
+    their_worst = []
+    rows = worst_cases(root, 0, mine, theirs, evaluation, Budget(iterations=1), same_line, their_worst)
+    values = {}
+    for first in mine:
+        for second in theirs:
+            if not same_line(first, second):
+                child = root.clone()
+                child.apply((first, second))
+                values[first, second] = (evaluation(child, 0), evaluation(child, 1))
+    assert rows == [min(values[first, second][0] for second in theirs if (first, second) in values)
+                    for first in mine]
+    assert their_worst == [min(values[first, second][1] for first in mine if (first, second) in values)
+                           for second in theirs]
+
+
 def test_evaluation_is_in_unit_range_and_half_at_the_root():
     for seed in range(8):
         state = _played(seed, 2 * seed)
@@ -88,6 +108,14 @@ def test_evaluation_is_in_unit_range_and_half_at_the_root():
             assert 0.0 <= mine <= 1.0 and 0.0 <= theirs <= 1.0
             zero_sum = Evaluation(root, progress=0.0)
             assert zero_sum(child, 0) + zero_sum(child, 1) == pytest.approx(1.0)
+
+
+def test_progress_breaks_the_tie_between_equal_gains_and_no_change():
+    root = SearchState.from_rules(_played(4, 6))
+    both_gain = root.clone()
+    both_gain.score = (root.score[0] + 1, root.score[1] + 1)
+    assert Evaluation(root, progress=0.0)(both_gain, 0) == pytest.approx(0.5)
+    assert Evaluation(root)(both_gain, 0) > Evaluation(root)(root, 0) == pytest.approx(0.5)
 
 
 def test_evaluation_prefers_a_reachable_quest_item():

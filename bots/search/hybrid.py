@@ -20,32 +20,39 @@ from bots.search.simultaneous import JointNode, run_duct
 
 
 def worst_cases(state, seat: int, mine: list, theirs: list, evaluate: Evaluate | None,
-                budget: Budget, ignore_pair: Callable[[Any, Any], bool] | None = None) -> list[float]:
+                budget: Budget, ignore_pair: Callable[[Any, Any], bool] | None = None,
+                their_worst: list[float] | None = None) -> list[float]:
     """Each own action's worst value over the opponent's replies (one ply, ``seat``'s view).
 
     ``ignore_pair(mine, theirs)`` leaves pairs out of the minimum (Xmas Rush: two pushes of one
     line cancel, which a worst case would otherwise always assume). Rows the budget did not
-    reach score -inf.
+    reach score -inf. A ``their_worst`` list is filled with the same matrix seen from the other
+    side: each reply's worst value for the opponent over the own actions reached.
     """
     acting = state.acting_seats()
     first = acting[0] == seat
+    other = acting[1] if first else acting[0]
+    if their_worst is not None:
+        their_worst[:] = [math.inf] * len(theirs)
     rows = []
     for action in mine:
         if not budget.available():
             rows.extend([-math.inf] * (len(mine) - len(rows)))
             break
         worst = math.inf
-        for reply in theirs:
+        for column, reply in enumerate(theirs):
             if ignore_pair is not None and ignore_pair(action, reply):
                 continue
             child = state.clone()
             child.apply((action, reply) if first else (reply, action))
-            if child.is_over() or evaluate is None:
-                value = outcome_value(child, seat)
-            else:
-                value = evaluate(child, seat)
+            judge = outcome_value if child.is_over() or evaluate is None else evaluate
+            value = judge(child, seat)
             if value < worst:
                 worst = value
+            if their_worst is not None:
+                theirs_value = judge(child, other)
+                if theirs_value < their_worst[column]:
+                    their_worst[column] = theirs_value
         rows.append(worst)
     return rows
 
@@ -60,11 +67,13 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
            keep: int = 3, playout_depth: int | None = 2, opponent_share: float = 0.15,
            c: float = 1.0, expand_threshold: int = 5, evaluate: Evaluate | None = None,
            playout=random_playout, ignore_pair: Callable[[Any, Any], bool] | None = None,
-           matrix_share: float = 1.0) -> Choice:
+           matrix_share: float = 1.0, opponent_pruning: str = "search") -> Choice:
     """Minimax-pruned DUCT (see the module docstring). ``iterations`` counts DUCT playouts over
     both DUCT runs; the matrix of step 1 is not counted but stops at the deadline, or once it has
     used ``matrix_share`` of the time (rows it did not reach are dropped, so a caller that lists
-    its likeliest actions first loses least)."""
+    its likeliest actions first loses least). ``opponent_pruning="minimax"`` keeps the opponent's
+    ``keep`` best replies by their worst case in the same matrix (seed 002's minimax from the
+    opponent's side, free once the matrix is built) instead of the DUCT run of step 2."""
     acting = state.acting_seats()
     if len(acting) != 2 or seat not in acting:
         raise ValueError(f"hybrid needs two acting seats including {seat}, got {tuple(acting)}")
@@ -72,18 +81,23 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
         raise ValueError(f"keep must be >= 1, got {keep}")
     if not 0.0 <= opponent_share < 1.0:
         raise ValueError(f"opponent_share must be in [0, 1), got {opponent_share}")
+    if opponent_pruning not in ("search", "minimax"):
+        raise ValueError(f"opponent_pruning must be 'search' or 'minimax', got {opponent_pruning!r}")
     other = acting[1] if acting[0] == seat else acting[0]
     mine, theirs = state.legal_actions(seat), state.legal_actions(other)
     if len(mine) == 1:
         return Choice(mine[0], 0, 0, 0.5)
     budget = Budget(deadline, iterations)
     threshold = max(expand_threshold, 1)
+    their_worst = [] if opponent_pruning == "minimax" else None
     if len(mine) > keep:
         matrix_budget = budget if matrix_share >= 1.0 else budget.split(matrix_share)
-        rows = worst_cases(state, seat, mine, theirs, evaluate, matrix_budget, ignore_pair)
+        rows = worst_cases(state, seat, mine, theirs, evaluate, matrix_budget, ignore_pair, their_worst)
         mine = [mine[index] for index in best_indices(rows, keep)]
     used = 0
-    if len(theirs) > keep and opponent_share > 0:
+    if their_worst and len(theirs) > keep:
+        theirs = [theirs[index] for index in best_indices(their_worst, keep)]
+    elif len(theirs) > keep and opponent_share > 0:
         scout = JointNode(state)
         scout.expand({seat: mine})
         scout_budget = budget.split(opponent_share)

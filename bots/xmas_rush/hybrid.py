@@ -20,8 +20,12 @@ def build_parser():
     parser = search_parser(__doc__.splitlines()[0])
     parser.add_argument("--keep", type=int, default=3, metavar="N",
                         help="actions kept per player after pruning (default: 3)")
+    parser.add_argument("--opponent-pruning", choices=("minimax", "search"), default="minimax",
+                        help="keep the opponent's best replies by their worst case in the one-ply "
+                             "matrix (minimax), or by a short DUCT run (search) (default: minimax)")
     parser.add_argument("--opponent-share", type=float, default=0.15, metavar="F",
-                        help="share of the search time spent pruning the opponent (default: 0.15)")
+                        help="with --opponent-pruning search: share of the search time that run "
+                             "takes (default: 0.15)")
     parser.add_argument("--matrix-share", type=float, default=0.6, metavar="F",
                         help="most of the time the one-ply matrix may take; pushes it did not reach "
                              "(the weakest alone) are dropped (default: 0.6)")
@@ -41,7 +45,8 @@ def main(argv: list[str] | None = None) -> None:
         root, 0, rng=rng, keep=keep_on(root, options.keep), playout_depth=options.depth,
         opponent_share=options.opponent_share, c=options.c,
         expand_threshold=options.expand_threshold, evaluate=evaluation, playout=random_playout,
-        ignore_pair=same_line, matrix_share=options.matrix_share, **budget))
+        ignore_pair=same_line, matrix_share=options.matrix_share,
+        opponent_pruning=options.opponent_pruning, **budget))
 
 
 if __name__ == "__main__":
