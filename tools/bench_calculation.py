@@ -1,7 +1,7 @@
 """Calculation speed figures: playouts per second early in a deal, and the search bots' rates.
 
-Run: ``.venv/bin/python -m tools.bench_calculation [--seconds S]``. Machine load moves the
-figures by tens of percent: compare runs made back to back.
+Run: ``.venv/bin/python -m tools.bench_calculation [--seconds S]``. Figures are per CPU second
+of this process; compare runs made back to back all the same.
 """
 from __future__ import annotations
 
@@ -12,9 +12,8 @@ from bots.calculation._belief import Belief, build_first_playout, playout_with
 from bots.calculation._policy import greedy_action
 from bots.calculation.mcts import infoset_mcts
 from bots.search.chance import simple_tree
-from bots.search.deadline import Deadline
 from referee.games.calculation.rules import CalculationState
-from tools.bench_othello import rate
+from tools.bench_othello import rate, search_rate
 
 
 def position_with_choices(seed: int, actions: int = 3) -> Belief:
@@ -27,7 +26,7 @@ def position_with_choices(seed: int, actions: int = 3) -> Belief:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seconds", type=float, default=2.0, help="time per figure (default: 2)")
+    parser.add_argument("--seconds", type=float, default=2.0, help="CPU time per figure (default: 2)")
     seconds = parser.parse_args(argv).seconds
     rng = random.Random(1)
     root = position_with_choices(seed=1)
@@ -45,7 +44,7 @@ def main(argv: list[str] | None = None) -> None:
                 root, rng=rng, levels=2, playouts=5, deadline=deadline, playout=playout_with(0.5))),
             ("mcts (information sets)", lambda deadline: infoset_mcts(
                 root, deadline, rng, iterations=None, playout=playout_with(0.5)))):
-        print(f"{name + ':':<32} {rate(lambda: search(Deadline.after(0.1)).iterations, seconds):>9,.0f} playouts/s")
+        print(f"{name + ':':<32} {search_rate(search, seconds):>9,.0f} playouts/s")
 
 
 if __name__ == "__main__":
