@@ -39,7 +39,7 @@ from referee.api import Fault, UsageError
 from referee.bot_stderr import StderrLog
 from referee.cpu_clock import CpuClock
 from referee.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
-                                  resident_bytes)
+                                  resident_bytes, start_ticks)
 from referee.watchdog import monitor
 
 MAX_LINE_CHARS = 4096           # longest answer line accepted (a game may set less)
@@ -54,7 +54,7 @@ _OUT_OF_MEMORY = re.compile(r"MemoryError|bad_alloc|[Oo]ut of memory|Cannot allo
                             r"heap out of memory|OutOfMemoryError")
 
 __all__ = ["Answer", "BotFault", "BotProcess", "BotStartError", "DEFAULT_MEMORY_MB",
-           "MAX_LINE_CHARS", "STDERR_TAIL_BYTES", "close_all", "kill_tree"]
+           "MAX_LINE_CHARS", "STDERR_TAIL_BYTES", "become_subreaper", "close_all", "kill_tree"]
 
 _live: "weakref.WeakSet[BotProcess]" = weakref.WeakSet()
 _live_lock = threading.RLock()   # games in several threads start bots while close_all() runs
@@ -92,7 +92,6 @@ def _process_setup() -> None:
     global _setup_done
     if not _setup_done:
         _setup_done = True
-        become_subreaper()
         atexit.register(close_all)
 
 
@@ -118,6 +117,7 @@ class BotProcess:
         with _live_lock:
             _live.add(self)
         self.pid = self._proc.pid
+        self._started_ticks = start_ticks(self.pid)
         if self.memory_mb:
             self._limit_memory()
         self._stdin_fd = self._proc.stdin.fileno()
@@ -209,7 +209,7 @@ class BotProcess:
                 resident = resident_bytes(descendants(self.pid))
             if resident > self.memory_mb * 1024 * 1024:
                 self.memory_exceeded_bytes = resident
-                kill_tree(self.pid, self.marker)
+                kill_tree(self.pid, self.marker, self._started_ticks)
 
     # -- stderr ----------------------------------------------------------------
     @property
@@ -392,7 +392,7 @@ class BotProcess:
     # -- the end ---------------------------------------------------------------
     def kill(self) -> None:
         """End the bot's process tree now (any thread); its pipes stay open until ``close()``."""
-        kill_tree(self.pid, self.marker)
+        kill_tree(self.pid, self.marker, self._started_ticks)
 
     def close(self) -> None:
         """End the bot and every process it started. Safe to call twice, from any thread.

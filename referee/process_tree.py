@@ -2,11 +2,13 @@
 
 A bot runs in a process group of its own (its pid is its group id) and carries
 a marker in its environment that its children inherit. Its processes are: its
-descendants, the members of its group and of any session it created, and the
-processes that carry its marker, which catches children that called ``setsid`` and double-forked
-(with :func:`become_subreaper` such orphans become children of the harness
-instead of init, so they can also be reaped). Off Linux only the process group
-is killed.
+descendants, the members of its group and of any session it created, and every
+process started since the bot that carries its marker, which catches children
+that called ``setsid`` and double-forked, wherever they were reparented. The
+command line also makes itself a child subreaper (:func:`become_subreaper`), so
+such orphans become its children and are reaped by it rather than left to init
+(not done for library use: it would also adopt, as zombies, the orphans of
+unrelated subprocesses). Off Linux only the process group is killed.
 """
 from __future__ import annotations
 
@@ -43,8 +45,9 @@ def _read(path: str) -> bytes:
         return b""
 
 
-def process_table() -> dict[int, tuple[int, int, int, str]]:
-    """pid -> (parent pid, process group, session, state letter) for every visible process."""
+def process_table() -> dict[int, tuple[int, int, int, str, int]]:
+    """pid -> (parent pid, process group, session, state letter, start time in clock ticks)
+    for every visible process."""
     table = {}
     for name in os.listdir("/proc"):
         if not name.isdigit():
@@ -53,10 +56,10 @@ def process_table() -> dict[int, tuple[int, int, int, str]]:
         cut = raw.rfind(b")")
         if cut < 0:
             continue
-        fields = raw[cut + 2:].split(None, 5)
+        fields = raw[cut + 2:].split(None, 20)
         try:
             table[int(name)] = (int(fields[1]), int(fields[2]), int(fields[3]),
-                                fields[0].decode("ascii", "replace"))
+                                fields[0].decode("ascii", "replace"), int(fields[19]))
         except (IndexError, ValueError):
             continue
     return table
@@ -66,7 +69,16 @@ def _has_marker(pid: int, marker: bytes) -> bool:
     return marker in _read(f"/proc/{pid}/environ")
 
 
-def bot_processes(root: int, marker: str) -> dict[int, str]:
+def start_ticks(pid: int) -> int:
+    """When ``pid`` started, in clock ticks since boot (0 if unknown)."""
+    raw = _read(f"/proc/{pid}/stat")
+    try:
+        return int(raw[raw.rfind(b")") + 2:].split(None, 20)[19])
+    except (IndexError, ValueError):
+        return 0
+
+
+def bot_processes(root: int, marker: str | None, since: int = 0) -> dict[int, str]:
     """The bot's processes still in the process table (pid -> state letter), ``root`` included.
 
     Starts from ``root``, its session and the orphans carrying its marker, then
@@ -77,15 +89,17 @@ def bot_processes(root: int, marker: str) -> dict[int, str]:
     needle = f"{MARKER_VARIABLE}={marker}\0".encode()
     me = os.getpid()
     own_session = os.getsid(0)
-    found = {pid for pid, (ppid, group, session, _) in table.items()
+    found = {pid for pid, (ppid, group, session, _, _) in table.items()
              if pid == root or group == root or session == root}
-    for pid, (ppid, _, _, state) in table.items():
-        # orphans that left the session: reparented to us (subreaper) or to init
-        if pid not in found and ppid in (me, 1) and state != "Z" and _has_marker(pid, needle):
+    for pid, (_, _, _, state, started) in table.items():
+        # orphans that left the group and session, wherever they were reparented: they
+        # started after the bot (``since``) and carry its marker
+        if marker and pid not in found and started >= since and state != "Z" and pid != me \
+                and _has_marker(pid, needle):
             found.add(pid)
     while True:
         sessions = {table[pid][2] for pid in found if pid in table} - {own_session, 0}
-        grown = {pid for pid, (ppid, _, session, _) in table.items()
+        grown = {pid for pid, (ppid, _, session, _, _) in table.items()
                  if pid not in found and (ppid in found or session in sessions)}
         if not grown:
             break
@@ -93,7 +107,7 @@ def bot_processes(root: int, marker: str) -> dict[int, str]:
     return {pid: table[pid][3] for pid in found if pid in table}
 
 
-def kill_tree(pid: int, marker: str | None = None) -> None:
+def kill_tree(pid: int, marker: str | None = None, since: int = 0) -> None:
     """SIGKILL ``pid``'s process group and every process of that bot; reap the orphans we adopted.
 
     Repeats the scan a few times so that processes forked while we were killing
@@ -104,7 +118,7 @@ def kill_tree(pid: int, marker: str | None = None) -> None:
         return
     seen: set[int] = set()
     for _ in range(5):
-        victims = bot_processes(pid, marker or "\0")
+        victims = bot_processes(pid, marker, since)
         seen.update(victims)
         alive = [victim for victim, state in victims.items() if state != "Z"]
         if not alive:

@@ -226,7 +226,9 @@ def _harness_figures() -> tuple[int, int, float, int]:
 def run_soak(games: int, jobs: int) -> None:
     from referee.games import load_game
     from tools.botspec import resolve_bot
+    from referee.process import become_subreaper
     from tools.runner import Arena, paired_jobs, run_jobs
+    become_subreaper()                                 # as botarena's command line does
     game = load_game("tictactoe")
     players = {"random": resolve_bot("tictactoe", "random --seed 1"),
                "random2": resolve_bot("tictactoe", "random --seed 2")}

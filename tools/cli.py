@@ -7,7 +7,7 @@ import signal
 import sys
 
 from referee.api import BotArenaError
-from referee.process import close_all
+from referee.process import become_subreaper, close_all
 
 COMMANDS = ("play", "games", "bots", "replay", "match", "league", "sweep", "bundle", "bench")
 
@@ -38,6 +38,7 @@ def _terminate(signum, frame):
 
 def main(argv: list[str] | None = None) -> int:
     signal.signal(signal.SIGTERM, _terminate)
+    become_subreaper()          # a bot's double-forked daemons reparent to us: killed and reaped
     try:
         args = build_parser().parse_args(argv)      # inside: a signal may land while importing
         return int(args.func(args) or 0)
