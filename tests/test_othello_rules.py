@@ -162,3 +162,14 @@ def test_bad_answers_say_why(line, reason):
 
 def test_squares_of_lists_bits_in_order():
     assert squares_of(0) == [] and squares_of(1 << 63 | 1 << 5 | 1) == [0, 5, 63]
+
+
+def test_opening_option_plays_random_moves_from_the_seed():
+    game = load_game("othello")
+    plain = game.new_state(5, game.parse_options({}), 2)
+    assert plain.boards == OthelloState().boards
+    options = game.parse_options({"opening": "6"})
+    one, again, other = (game.new_state(seed, options, 2) for seed in (5, 5, 6))
+    assert one.turn == 6 and (one.boards[0] | one.boards[1]).bit_count() == 10
+    assert one.boards == again.boards and one.to_move == again.to_move
+    assert one.boards != other.boards
