@@ -260,10 +260,6 @@ class OthelloState:
         return "board full" if (self.boards[0] | self.boards[1]) == FULL else "no legal move for either"
 
 
-def new_game() -> OthelloState:
-    return OthelloState()
-
-
 def play_random_game(seed: int) -> OthelloState:
     """A whole game of uniformly random moves (tests and benchmarks)."""
     rng = random.Random(seed)
