@@ -155,9 +155,9 @@ def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: i
             path.append((node, indices))
             child = node.children.get(key)
             if child is None:
-                position = node.state.clone()
-                position.apply(joint)
-                child = node.children[key] = JointNode(position)
+                child_state = node.state.clone()
+                child_state.apply(joint)
+                child = node.children[key] = JointNode(child_state)
             node = child
         if len(path) > deepest:
             deepest = len(path)
