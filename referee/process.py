@@ -415,6 +415,10 @@ class BotProcess:
             self._proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             pass
+        for _ in range(_STDERR_PIPE_BYTES // _READ_CHUNK + 1):
+            if not self._stderr_open or not self._poll_err.poll(0):
+                break
+            self._drain_stderr()            # what it wrote after its last answer ([PDATA] too)
         for stream in (self._proc.stdin, self._proc.stdout):
             try:
                 stream.close()

@@ -54,3 +54,12 @@ def test_the_harness_benchmark_runs(args):
     assert {"overhead": "ratio harness/raw", "flood": "ratio harness/raw",
             "latency": "turns measured", "soak": "after the run",
             "interrupt": "SIGTERM: every bot process gone"}[args[0]] in done.stdout
+
+
+def test_pdata_written_after_the_last_answer_is_kept():
+    code = ("import sys\nn = 0\nfor line in sys.stdin:\n n += 1\n print('ok', flush=True)\n"
+            " sys.stderr.write(f'[PDATA] answers = {n}\\n'); sys.stderr.flush()\n")
+    bot = PlayerSpec("late reporter", (sys.executable, "-c", code))
+    result = play_match(CountingGame(10, CLOCK), [bot, bot], seed=1)
+    assert [player.pdata for player in result.players] == [{"answers": "5"}, {"answers": "5"}]
+    assert all(player.stderr_bytes == 5 * len("[PDATA] answers = 5\n") for player in result.players)
