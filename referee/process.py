@@ -46,6 +46,7 @@ MAX_LINE_CHARS = 4096           # longest answer line accepted (a game may set l
 STDERR_TAIL_BYTES = 4096        # stderr kept per turn (the tail)
 DEFAULT_MEMORY_MB = 768         # as on CodinGame
 _READ_CHUNK = 65536
+_EXIT_GRACE_MS = 20             # at the end of a game, a bot may exit on its own before the kill
 _CPU_SAMPLE_MS = 1.0            # CPU time is read (a few us) only for answers slower than this
 _STDERR_PIPE_BYTES = 1 << 20    # a bigger pipe: fewer wake-ups of the drain thread under a flood
 _F_SETPIPE_SZ = getattr(fcntl, "F_SETPIPE_SZ", 1031)
@@ -390,6 +391,17 @@ class BotProcess:
                 f"{self.memory_exceeded_bytes / 2**20:.0f} MB; killed")
 
     # -- the end ---------------------------------------------------------------
+    def _let_exit(self) -> None:
+        """End of file on stdin, and a moment to exit on its own (to flush its last stderr)."""
+        try:
+            self._proc.stdin.close()
+        except OSError:
+            pass
+        if self._pidfd is not None and self._proc.returncode is None:
+            waiting = select.poll()
+            waiting.register(self._pidfd, select.POLLIN)
+            waiting.poll(_EXIT_GRACE_MS)
+
     def kill(self) -> None:
         """End the bot's process tree now (any thread); its pipes stay open until ``close()``."""
         kill_tree(self.pid, self.marker, self._started_ticks)
@@ -410,6 +422,7 @@ class BotProcess:
         with _live_lock:
             _live.discard(self)
         monitor.discard(self)
+        self._let_exit()
         self.kill()
         try:
             self._proc.wait(timeout=2)
