@@ -112,7 +112,7 @@ def run(args) -> int:
     if args.csv:
         _write_csv(args.csv, names, rows)
     if args.plot and _have_matplotlib():
-        _plot(args.plot, names, rows, args)
+        _plot(args.plot, names, rows, best, args)
     if args.json:
         print(json.dumps({"parameters": names, "points": rows, "best": best,
                           "opponent": args.vs, "league": args.league,
@@ -224,8 +224,9 @@ def _have_matplotlib() -> bool:
     return True
 
 
-def _plot(path: str, names: list[str], rows: list[dict], args) -> None:
-    """Elo with 95 % error bars against the first parameter, one line per value of the rest."""
+def _plot(path: str, names: list[str], rows: list[dict], best: str | None, args) -> None:
+    """Elo with 95 % error bars against the first parameter, one line per value of the rest;
+    the best point starred."""
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot
@@ -247,6 +248,11 @@ def _plot(path: str, names: list[str], rows: list[dict], args) -> None:
                  - row["elo"] for row in members]
         label = ", ".join(f"{name}={value}" for name, value in zip(names[1:], rest)) or None
         axes.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4, label=label)
+    for row in rows:
+        if row["bot"] == best and row["elo"] is not None:
+            x = float(row[first]) if numeric else labels.index(row[first])
+            axes.plot([x], [row["elo"]], marker="*", markersize=16, color="goldenrod",
+                      linestyle="none", label="best", zorder=3)
     axes.axhline(0, color="grey", linewidth=0.8)
     if not numeric:
         axes.set_xticks(range(len(labels)), labels)
@@ -257,8 +263,7 @@ def _plot(path: str, names: list[str], rows: list[dict], args) -> None:
     axes.set_ylabel("Elo" + (f" vs {args.vs}" if args.vs and not args.league else "")
                     + " (95 % interval)")
     axes.set_title(f"{args.game}: {args.template}", fontsize=10)
-    if len(series) > 1:
-        axes.legend(fontsize=8)
+    axes.legend(fontsize=8)
     figure.tight_layout()
     try:
         figure.savefig(path)
