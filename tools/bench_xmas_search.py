@@ -55,7 +55,7 @@ SEARCHES = {               # as the bots call them, with their default options
         **budget),
     "hybrid": lambda root, rng, evaluation, depth, **budget: hybrid(
         root, 0, rng=rng, c=C, playout_depth=depth, evaluate=evaluation, playout=random_playout,
-        ignore_pair=same_line, matrix_share=0.6, **budget),
+        ignore_pair=same_line, matrix_share=0.6, opponent_pruning="minimax", **budget),
     "pmc": lambda root, rng, evaluation, depth, **budget: pmc(
         root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout, **budget),
 }

@@ -37,15 +37,17 @@ def _line_cells(code: int) -> list[int]:
 
 
 def _push_table():
-    """Per push code: (line mask over all planes, forward?, shift, popped cell, inserted cell)."""
+    """Per push code: (line mask over all planes, the rest of the board's mask, forward?, shift,
+    popped cell, inserted cell)."""
     table = []
+    everything = (1 << (CELLS * PLANES)) - 1
     for code in range(4 * SIZE):
         direction = code // SIZE
         cells = _line_cells(code)
         mask = sum(SLICE << cell for cell in cells)
         forward = direction in (1, 2)       # RIGHT, DOWN: towards higher cells
         popped, inserted = (cells[-1], cells[0]) if forward else (cells[0], cells[-1])
-        table.append((mask, forward, 1 if direction & 1 else SIZE, popped, inserted))
+        table.append((mask, everything ^ mask, forward, 1 if direction & 1 else SIZE, popped, inserted))
     return tuple(table)
 
 
@@ -60,7 +62,7 @@ def _quest_moves():
     for seat in (0, 1):
         per_code = []
         for code in range(4 * SIZE):
-            _, _, _, popped_cell, inserted_cell = PUSH_TABLE[code]
+            popped_cell, inserted_cell = PUSH_TABLE[code][4:]
             carried = [MOVED[code][cell] for cell in range(CELLS)] + [-3, -2, -1]
             carried[popped_cell] = HAND[seat]
             carried[CELLS + 2 + HAND[seat] + 1] = inserted_cell
@@ -221,14 +223,14 @@ class SearchState:
 
     def push(self, seat: int, code: int) -> None:
         """``seat`` inserts its hand tile with push ``code``; the popped tile becomes its hand."""
-        mask, forward, shift, popped_cell, inserted_cell = PUSH_TABLE[code]
+        mask, rest, forward, shift, popped_cell, inserted_cell = PUSH_TABLE[code]
         board = self.board
         line = board & mask
         popped = line >> popped_cell & SLICE
-        line ^= popped << popped_cell
-        moved = (line << shift) & mask if forward else line >> shift
+        line ^= popped << popped_cell       # so the shift keeps every other cell inside the line
+        moved = line << shift if forward else line >> shift
         hands = self.hands
-        self.board = (board & ~mask) | moved | (hands[seat] << inserted_cell)
+        self.board = (board & rest) | moved | (hands[seat] << inserted_cell)
         self.hands = (popped, hands[1]) if seat == 0 else (hands[0], popped)
         carried = MOVED[code]
         self.pos = (carried[self.pos[0]], carried[self.pos[1]])

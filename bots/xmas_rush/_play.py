@@ -107,8 +107,25 @@ def answer_text(action) -> str:
     return str(PUSHES[action]) if isinstance(action, int) else str(action)
 
 
-def play(options, search: Search) -> None:
-    """Answer every turn with ``search``; [PDATA] iterations, depth, value, elapsed_ms."""
+def unblocked_push(choice: Choice, rng: random.Random, by_visits: bool):
+    """After a PUSH turn in which both players pushed one line (nothing happened), one of the
+    search's two best pushes at random instead of its best.
+
+    Two bots that agree on the best line block each other, and deterministic choices repeat that
+    until the ten-stale-turns draw (it happened from the first turn on, in the symmetric opening);
+    mixing between the top two makes a repeat unlikely. ``by_visits``: rank by visits (tree
+    searches), else by mean value (pmc, whose visits are even).
+    """
+    if len(choice.stats) < 2:
+        return choice.action
+    ranked = sorted(choice.stats, key=(lambda entry: (entry.visits, entry.value)) if by_visits
+                    else (lambda entry: entry.value), reverse=True)
+    return ranked[int(rng.random() * 2)].action
+
+
+def play(options, search: Search, *, by_visits: bool = True) -> None:
+    """Answer every turn with ``search`` (``by_visits``: how it ranks its root actions, see
+    ``unblocked_push``); [PDATA] iterations, depth, value, elapsed_ms."""
     gc.disable()                # search trees hold no cycles; a collection would cost a turn
     rng = random.Random(options.seed)
     reader = TurnReader(options.league)
@@ -126,6 +143,9 @@ def play(options, search: Search) -> None:
         else:
             choice = search(root, rng, turn_budget(options.iterations, deadline_at),
                             Evaluation(root, options.scale, options.progress))
-        answer(answer_text(choice.action))
+        action = choice.action
+        if state.is_push_turn() and state.stale:
+            action = unblocked_push(choice, rng, by_visits)
+        answer(answer_text(action))
         report(iterations=choice.iterations, depth=choice.depth, value=f"{choice.value:.4g}",
                elapsed_ms=f"{clock.elapsed_ms():.1f}")

@@ -18,8 +18,8 @@ from bots.xmas_rush._play import add_tree_arguments, play, search_parser
 
 def build_parser():
     parser = search_parser(__doc__.splitlines()[0])
-    parser.add_argument("--keep", type=int, default=3, metavar="N",
-                        help="actions kept per player after pruning (default: 3)")
+    parser.add_argument("--keep", type=int, default=5, metavar="N",
+                        help="actions kept per player after pruning (default: 5)")
     parser.add_argument("--opponent-pruning", choices=("minimax", "search"), default="minimax",
                         help="keep the opponent's best replies by their worst case in the one-ply "
                              "matrix (minimax), or by a short DUCT run (search) (default: minimax)")

@@ -22,7 +22,8 @@ def main(argv: list[str] | None = None) -> None:
     options = build_parser().parse_args(argv)
     play(options, lambda root, rng, budget, evaluation: pmc(
         root, 0, rng=rng, playouts_per_action=options.playouts_per_action,
-        playout_depth=options.depth, evaluate=evaluation, playout=random_playout, **budget))
+        playout_depth=options.depth, evaluate=evaluation, playout=random_playout, **budget),
+        by_visits=False)
 
 
 if __name__ == "__main__":
