@@ -21,8 +21,8 @@ def register(commands) -> None:
     parser.add_argument("bot_b", metavar="BOT_B")
     add_run_arguments(parser, games_default=100, games_help="number of games (the most, with --sprt)")
     parser.add_argument("--sprt", metavar="elo0=0,elo1=10,alpha=0.05,beta=0.05",
-                        help="stop as soon as a pentanomial GSPRT over pairs accepts H0 (BOT_A is "
-                        "not elo1 stronger) or H1 (it is not only elo0); -n caps the games")
+                        help="sequential test over pairs: stop as soon as H1 (BOT_A is elo1 "
+                        "stronger) or H0 (it is only elo0 stronger) is accepted; -n caps the games")
     parser.set_defaults(func=run)
 
 
