@@ -158,7 +158,7 @@ def test_fixed_budget_search_repeats_itself():
 
 def test_full_game_through_the_cli():
     done = run_cli("play", "calculation", "simple_tree --iterations 60 --level 1 --seed 1",
-                   "--seed", "3", "--json")
+                   "--seed", "3", "--json", "--turn-ms", "3000", "--first-turn-ms", "5000")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     player = result["players"][0]

@@ -105,7 +105,7 @@ def test_fixed_budget_bots_repeat_their_moves():
 
 def test_full_game_through_the_cli():
     done = run_cli("play", "othello", "alphabeta --iterations 200", "pmc --iterations 30 --seed 1",
-                   "--seed", "3", "--json")
+                   "--seed", "3", "--json", "--turn-ms", "3000", "--first-turn-ms", "5000")
     assert done.returncode == 0, done.stderr
     result = json.loads(done.stdout)
     assert result["reason"] in ("board full", "no legal move for either")
