@@ -9,9 +9,22 @@ import sys
 import time
 
 
+_first_input_at: float | None = None     # when the referee's first input reached this process
+
+
 def read_line() -> str:
     """The next input line; exits quietly when the referee closes the pipe."""
-    line = sys.stdin.readline()
+    global _first_input_at
+    if _first_input_at is None:
+        waiting = time.perf_counter()
+        line = sys.stdin.readline()
+        arrived = time.perf_counter()
+        # The referee's first-turn clock started when it sent this line: just now if the read had
+        # to wait for it (a second seat waits for the first one's turn), else at some moment
+        # since the process started, while it was still starting up.
+        _first_input_at = arrived if arrived - waiting > FIRST_INPUT_WAIT_S else _STARTED
+    else:
+        line = sys.stdin.readline()
     if not line:
         sys.exit(0)
     return line.rstrip("\n")
@@ -48,6 +61,7 @@ def _process_start() -> float:
 
 
 _STARTED = _process_start()
+FIRST_INPUT_WAIT_S = 0.005   # a first read that blocks longer than this waited for the referee
 
 
 class TurnClock:
@@ -63,17 +77,22 @@ class TurnClock:
     def start_turn(self) -> float:
         """Mark the turn's start (call right after its first input line); returns the deadline.
 
-        The first turn's budget also pays for the bot's start-up (the referee's clock runs from
-        its first send), so it is counted from when the process started.
+        The referee's clock runs from its first send, so the first turn's budget also pays for
+        the bot's start-up when that input was waiting for it: it is counted from the process's
+        start then, and from the input's arrival when the bot was ready first (``read_line``
+        tells them apart).
         """
         self.started = time.perf_counter()
-        if self.turns == 0:
-            # ...and 10 % of it is left for jitter that only a long first search runs into
-            origin, budget = min(self.started, _STARTED), self.first_ms * 0.9
-        else:
-            origin, budget = self.started, self.turn_ms
         self.turns += 1
-        return origin + max(budget - self.margin_ms, 1) / 1000
+        later_turn = self.started + max(self.turn_ms - self.margin_ms, 1) / 1000
+        if self.turns > 1:
+            return later_turn
+        arrived = _first_input_at if _first_input_at is not None else _STARTED
+        # ...and 10 % of it is left for jitter that only a long first search runs into; never
+        # less than a later turn's budget (a start-up slowed down by a busy machine can make the
+        # input look older than it is, and a deadline already past would leave no search at all)
+        first_turn = min(self.started, arrived) + max(self.first_ms * 0.9 - self.margin_ms, 1) / 1000
+        return max(first_turn, later_turn)
 
     def elapsed_ms(self) -> float:
         return (time.perf_counter() - self.started) * 1000

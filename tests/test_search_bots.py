@@ -55,3 +55,17 @@ def test_a_bad_bot_parameter_is_one_clear_line():
     result = run_cli("play", "tictactoe", "mcts --c nope", "random")
     assert result.returncode == 2
     assert "mcts --c nope" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_the_first_turn_runs_from_the_inputs_arrival_and_never_below_a_later_turns_budget(monkeypatch):
+    import time
+
+    from bots import runtime
+    now = time.perf_counter()
+    monkeypatch.setattr(runtime, "_first_input_at", now)          # input arrived just now
+    clock = runtime.TurnClock(first_ms=1000, turn_ms=50, margin_ms=10)
+    assert clock.start_turn() - now == pytest.approx(0.89, abs=0.05)
+    assert clock.start_turn() - clock.started == pytest.approx(0.04)
+    monkeypatch.setattr(runtime, "_first_input_at", now - 5.0)    # looks older than the budget
+    late = runtime.TurnClock(first_ms=1000, turn_ms=50, margin_ms=10)
+    assert late.start_turn() - late.started == pytest.approx(0.04)
