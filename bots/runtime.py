@@ -114,6 +114,18 @@ def add_budget_arguments(parser, *, unit: str, first_turn_ms: int = 1000, turn_m
                         help=f"stop searching this long before the budget ends (default: {margin_ms})")
 
 
+def add_fixed_policy_arguments(parser, *, uses_seed: bool) -> None:
+    """--seed, --iterations and --margin-ms for a bot that does not search, so that every bot
+    takes the same command line (a sweep or a script can pass them to any bot)."""
+    parser.add_argument("--seed", type=int, default=None,
+                        help="random seed (default: from the OS)" if uses_seed else
+                        "accepted for a uniform command line; this bot is deterministic")
+    parser.add_argument("--iterations", type=int, default=None, metavar="N",
+                        help="accepted for a uniform command line; this bot does not search")
+    parser.add_argument("--margin-ms", type=float, default=0, metavar="MS",
+                        help="accepted for a uniform command line; this bot answers at once")
+
+
 def clock_from(options) -> TurnClock:
     """The TurnClock of options made by ``add_budget_arguments``."""
     return TurnClock(options.first_turn_ms, options.turn_ms, options.margin_ms)

@@ -146,8 +146,7 @@ def test_bot_answers_legal_actions(bot, args):
     assert len(answers) == len(states), done.stderr
     for state, line in zip(states, answers):
         assert codec.action_from_text(line) in state.legal_actions()
-    if bot in ("simple_tree", "mcts"):
-        assert done.stderr.count("[PDATA] iterations = ") == len(states)
+    assert done.stderr.count("[PDATA] iterations = ") == len(states)
 
 
 def test_fixed_budget_search_repeats_itself():

@@ -89,9 +89,8 @@ def test_bot_answers_legal_moves_and_reports(bot, args):
     assert len(answers) == len(states), done.stderr
     for state, text in zip(states, answers):
         assert codec.square_from_text(text) in state.legal_actions()
-    if bot != "random":
-        assert done.stderr.count("[PDATA] iterations = ") == len(states)
-        assert "[PDATA] elapsed_ms = " in done.stderr
+    assert done.stderr.count("[PDATA] iterations = ") == len(states)
+    assert "[PDATA] elapsed_ms = " in done.stderr
 
 
 def test_fixed_budget_bots_repeat_their_moves():

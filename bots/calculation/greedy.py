@@ -9,10 +9,11 @@ takes the tightest fit (the smallest distance gap), an empty pile counting as a 
 from __future__ import annotations
 
 import argparse
+import time
 
 from bots.calculation._input import read_init, read_turn
 from bots.calculation._policy import EMPTY_GAP, greedy_action
-from bots.runtime import answer
+from bots.runtime import add_fixed_policy_arguments, answer, report
 from referee.games.calculation.codec import action_text
 
 
@@ -20,8 +21,7 @@ def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__)
     parser.add_argument("--empty-gap", type=int, default=EMPTY_GAP,
                         help=f"the distance gap an empty waste pile counts as (default: {EMPTY_GAP})")
-    parser.add_argument("--seed", type=int, default=None,
-                        help="accepted for a uniform command line; the policy is deterministic")
+    add_fixed_policy_arguments(parser, uses_seed=False)
     return parser
 
 
@@ -29,7 +29,10 @@ def main(argv: list[str] | None = None) -> None:
     options = build_parser().parse_args(argv)
     read_init()
     while True:
-        answer(action_text(greedy_action(read_turn(), options.empty_gap)))
+        state = read_turn()
+        started = time.perf_counter()
+        answer(action_text(greedy_action(state, options.empty_gap)))
+        report(iterations=0, depth=0, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
 
 
 if __name__ == "__main__":

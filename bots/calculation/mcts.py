@@ -1,5 +1,8 @@
-"""MCTS on determinized stocks: every iteration guesses the stock order anew and walks one tree
-of positions as the player sees them (children by action and by the card that turned up).
+"""MCTS on determinized stocks: a fresh guess at the stock every iteration, one tree of what was seen.
+
+The tree's positions are those the player sees (children by action and by the card that turned
+up); each iteration shuffles the unseen cards into a stock order, walks the tree with it and
+finishes the deal with a playout.
 
 Written for this game rather than taken from bots/search: the tree's nodes are information
 sets, so the stock order a determinization guessed is never trusted beyond the card it turns.

@@ -3,15 +3,16 @@ from __future__ import annotations
 
 import argparse
 import random
+import time
 
 from bots.calculation._input import read_init, read_turn
-from bots.runtime import answer
+from bots.runtime import add_fixed_policy_arguments, answer, report
 from referee.games.calculation.codec import action_text
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
+    add_fixed_policy_arguments(parser, uses_seed=True)
     return parser
 
 
@@ -21,7 +22,9 @@ def main(argv: list[str] | None = None) -> None:
     read_init()
     while True:
         state = read_turn()
+        started = time.perf_counter()
         answer(action_text(rng.choice(state.legal_actions())))
+        report(iterations=0, depth=0, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
 
 
 if __name__ == "__main__":
