@@ -10,6 +10,8 @@ from __future__ import annotations
 import argparse
 import gc
 import random
+import time
+from collections import deque
 from typing import Callable
 
 from bots.runtime import add_budget_arguments, answer, clock_from, read_line, report
@@ -107,6 +109,29 @@ def answer_text(action) -> str:
     return str(PUSHES[action]) if isinstance(action, int) else str(action)
 
 
+class OverrunGuard:
+    """Stops the search as much sooner as this machine recently made the bot answer late.
+
+    A search checks the clock often, but a process that the OS preempts near its deadline
+    answers when it runs again: on a busy machine that is 10-40 ms late, enough to lose the game
+    by timeout. The guard remembers by how much the last ``window`` answers overran their
+    deadlines and moves the next deadline that much earlier (keeping at least ``floor_ms`` of
+    search); on an idle machine the overrun, and so the correction, is a fraction of a ms.
+    """
+
+    def __init__(self, window: int = 8, floor_ms: float = 2.0) -> None:
+        self.overruns: deque[float] = deque(maxlen=window)
+        self.floor_ms = floor_ms
+
+    def deadline(self, planned_at: float, started: float) -> float:
+        correction = max(self.overruns, default=0.0)
+        return max(planned_at - correction, min(planned_at, started + self.floor_ms / 1000))
+
+    def record(self, deadline_at: float) -> None:
+        """Call right after answering a turn whose search stopped at ``deadline_at``."""
+        self.overruns.append(max(time.perf_counter() - deadline_at, 0.0))
+
+
 def unblocked_push(choice: Choice, rng: random.Random, by_visits: bool):
     """After a PUSH turn in which both players pushed one line (nothing happened), one of the
     search's two best pushes at random instead of its best.
@@ -131,9 +156,10 @@ def play(options, search: Search, *, by_visits: bool = True) -> None:
     reader = TurnReader(options.league)
     stale = StaleCounter()
     clock = clock_from(options)
+    guard = OverrunGuard()
     while True:
         first = read_line()
-        deadline_at = clock.start_turn()
+        deadline_at = guard.deadline(clock.start_turn(), clock.started)
         state = reader.read(first)
         state.stale = stale.update(state)
         root = root_position(state, rng)
@@ -147,5 +173,7 @@ def play(options, search: Search, *, by_visits: bool = True) -> None:
         if state.is_push_turn() and state.stale:
             action = unblocked_push(choice, rng, by_visits)
         answer(answer_text(action))
+        if options.iterations is None:
+            guard.record(deadline_at)
         report(iterations=choice.iterations, depth=choice.depth, value=f"{choice.value:.4g}",
                elapsed_ms=f"{clock.elapsed_ms():.1f}")
