@@ -6,6 +6,7 @@ import json
 import random
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -14,7 +15,9 @@ from bots.search.hybrid import hybrid, worst_cases
 from bots.search.simultaneous import duct, pmc
 from bots.xmas_rush._evaluation import Evaluation, material
 from bots.xmas_rush._model import AUTO, SearchState, random_playout, same_line
-from bots.xmas_rush._play import collecting_moves, root_position
+from bots.search.choice import ActionStats, Choice
+from bots.xmas_rush._play import (OverrunGuard, StaleCounter, collecting_moves, root_position,
+                                  unblocked_push)
 from referee.games.xmas_rush.codec import state_from_lines, turn_lines
 from referee.games.xmas_rush.rules import PUSHES, new_state
 from tests.conftest import ROOT, run_cli
@@ -174,3 +177,41 @@ def test_bot_plays_a_whole_game_without_fault(name):
     result = json.loads(done.stdout)
     assert [player["fault"] for player in result["players"]] == [None, None], result
     assert result["players"][0]["pdata"]["depth"] >= 1
+
+
+def test_stale_push_turns_are_counted_from_the_input():
+    counter = StaleCounter()
+    state = _played(1, 2)
+    assert counter.update(state) == 0
+    moved = state.clone()
+    moved.turn += 1                                 # a MOVE turn in between changes nothing here
+    assert counter.update(moved) == 0
+    again = state.clone()
+    again.turn += 2                                 # the next PUSH turn, same tiles: nothing happened
+    assert counter.update(again) == 1
+    pushed = again.clone()
+    pushed.turn += 2
+    pushed.push_line(0, PUSHES[3])
+    assert counter.update(pushed) == 0
+
+
+def test_after_a_stale_turn_one_of_the_two_best_pushes_is_played():
+    stats = tuple(ActionStats(code, visits, value) for code, visits, value in
+                  ((4, 10, 0.5), (9, 30, 0.4), (2, 20, 0.6), (7, 5, 0.9)))
+    choice = Choice(9, 65, 2, 0.4, stats)
+    rng = random.Random(1)
+    assert {unblocked_push(choice, rng, by_visits=True) for _ in range(40)} == {9, 2}
+    assert {unblocked_push(choice, rng, by_visits=False) for _ in range(40)} == {7, 2}
+
+
+def test_overrun_guard_moves_the_deadline_by_the_recent_overrun():
+    guard = OverrunGuard(window=2, floor_ms=2.0)
+    now = time.perf_counter()
+    assert guard.deadline(now + 0.030, now) == now + 0.030
+    guard.record(time.perf_counter() - 0.010)       # answered at least 10 ms after its deadline
+    assert guard.deadline(now + 0.030, now) <= now + 0.020
+    guard.record(time.perf_counter() - 1.0)         # a huge overrun: keep a floor of search time
+    assert guard.deadline(now + 0.030, now) == pytest.approx(now + 0.002)
+    guard.record(time.perf_counter() + 1.0)         # on time twice: the big overrun leaves the window
+    guard.record(time.perf_counter() + 1.0)
+    assert guard.deadline(now + 0.030, now) == now + 0.030
