@@ -36,6 +36,7 @@ class PlayerResult:
     stderr_bytes: int
     margin_ms: float | None = None      # smallest (budget - latency) over its turns; < 0: used grace
     max_wait_ms: float = 0.0            # longest wait for a CPU in one turn (machine overload)
+    waits_ms: list[float | None] = field(default_factory=list)   # per answer, like latencies_ms
 
     def latency_summary(self) -> dict[str, float]:
         return latency_summary(self.latencies_ms)
@@ -156,6 +157,7 @@ class _Game:
         self.cpu: list[list[float]] = [[] for _ in range(count)]
         self.margins: list[float | None] = [None] * count
         self.waits: list[float] = [0.0] * count
+        self.wait_lists: list[list[float | None]] = [[] for _ in range(count)]
         self.answered = [0] * count
         self.records: list[TurnRecord] = []
         self.bots: list[BotProcess] = []
@@ -220,6 +222,7 @@ class _Game:
 
     def _note_timing(self, seat: int, answer: Answer, budget_ms: int) -> None:
         self.latencies[seat].append(answer.latency_ms)
+        self.wait_lists[seat].append(answer.wait_ms)
         if answer.cpu_ms is not None:
             self.cpu[seat].append(answer.cpu_ms)
         if self.answered[seat] and answer.wait_ms is not None and answer.wait_ms > self.waits[seat]:
@@ -278,7 +281,8 @@ class _Game:
                                 cpu_ms=self.cpu[seat],
                                 pdata=dict(bots[seat].pdata) if seat < len(bots) else {},
                                 stderr_bytes=bots[seat].stderr_total_bytes if seat < len(bots) else 0,
-                                margin_ms=self.margins[seat], max_wait_ms=self.waits[seat])
+                                margin_ms=self.margins[seat], max_wait_ms=self.waits[seat],
+                                waits_ms=self.wait_lists[seat])
                    for seat, spec in enumerate(self.players)]
         return MatchResult(game=self.game.name, seed=self.seed, options=self.options,
                            turns=self.turn, reason=reason, winner=winner, players=results,

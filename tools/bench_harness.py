@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import argparse
 import os
+import re
 import statistics
 import subprocess
 import sys
@@ -189,7 +190,10 @@ def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms:
     ordered = sorted(latencies)
     print(f"  wall {time.perf_counter() - started:.1f} s; games {len(results)}; turns measured "
           f"{len(latencies)}; faults {len(faults)}; load average at the end {os.getloadavg()[0]:.2f}")
-    for fault in faults[:10]:
+    starved = [fault for fault in faults if _waited_ms(fault) >= grace_ms]
+    print(f"  timeouts in a turn where the bot waited >= the {grace_ms} ms grace for a CPU (an "
+          f"overloaded machine): {len(starved)} of {len(faults)}")
+    for fault in [fault for fault in faults if fault not in starved][:5] or faults[:3]:
         print(f"    {fault}")
     print(f"  latency ms: min {ordered[0]:.2f}  p50 {summary['p50']:.2f}  p90 "
           f"{ordered[int(0.9 * len(ordered))]:.2f}  p99 {summary['p99']:.2f}  p99.9 "
@@ -202,6 +206,11 @@ def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms:
     print(f"  bot CPU per turn ms: p50 {statistics.median(cpu):.2f}  min {min(cpu):.2f};  longest "
           f"wait for a CPU in one turn: {max(waits):.2f} ms; games with overload warnings: "
           f"{sum(bool(result.warnings) for result in results)}")
+
+
+def _waited_ms(detail: str) -> float:
+    found = re.search(r"waited (\d+) ms for a CPU", detail)
+    return float(found.group(1)) if found else 0.0
 
 
 # -- soak -------------------------------------------------------------------------------------
