@@ -167,8 +167,10 @@ class BotProcess:
             raise BotStartError(f"cannot start bot {self.name!r}: {program!r} not found "
                                 "(check the path, or give a built-in bot's name)") from None
         except PermissionError:
-            what = "a directory" if os.path.isdir(program) else "not executable"
-            raise BotStartError(f"cannot start bot {self.name!r}: {program!r} is {what} "
+            if os.path.isdir(program):
+                raise BotStartError(f"cannot start bot {self.name!r}: {program!r} is a directory "
+                                    "(give the bot's program in it)") from None
+            raise BotStartError(f"cannot start bot {self.name!r}: {program!r} is not executable "
                                 f"(chmod +x {program}, or run it through its interpreter)") from None
         except OSError as error:
             hint = (" (no #! line? run it through its interpreter, e.g. 'python3 FILE')"
