@@ -301,11 +301,29 @@ class BotProcess:
 
     def read_line(self, started: float, timeout_s: float) -> Answer:
         """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time)."""
-        deadline = started + timeout_s
         buffer = self._buffer
-        stdout_fd = self._stdout_fd
         newline = buffer.find(b"\n")
-        while newline < 0:
+        if newline < 0:
+            newline = self._wait_for_newline(started + timeout_s, timeout_s)
+        finished = _now()
+        raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
+        del buffer[:newline + 1]
+        if buffer or len(raw) > self.max_line_chars:
+            self._refuse_extra_or_long(raw)
+        try:
+            line = raw.decode()
+        except UnicodeDecodeError:
+            raise BotFault(Fault.BAD_OUTPUT, f"answer is not UTF-8: {bytes(raw[:40])!r}") from None
+        latency_ms = (finished - started) * 1000
+        if latency_ms < _CPU_SAMPLE_MS:
+            return Answer(line, latency_ms, None, None)
+        cpu_ms, wait_ms = self._cpu.lap(latency_ms)
+        return Answer(line, latency_ms, cpu_ms, wait_ms)
+
+    def _wait_for_newline(self, deadline: float, timeout_s: float) -> int:
+        """Poll stdout (and stderr, and the bot's exit) until a newline; its index in the buffer."""
+        buffer, stdout_fd, poll = self._buffer, self._stdout_fd, self._poll_out.poll
+        while True:
             if len(buffer) > self.max_line_chars:
                 raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} "
                                                  "characters (and no newline)")
@@ -314,7 +332,7 @@ class BotProcess:
                 if self.memory_exceeded_bytes:
                     raise BotFault(Fault.CRASH, self._memory_detail())
                 raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s))
-            events = self._poll_out.poll(remaining * 1000 + 0.5)
+            events = poll(remaining * 1000 + 0.5)
             old_length = len(buffer)
             ended = exited = False
             for fd, _ in events:
@@ -326,32 +344,22 @@ class BotProcess:
                     exited = True                   # the pidfd
             newline = buffer.find(b"\n", old_length)
             if newline >= 0:
-                break
+                return newline
             if ended:
                 raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
             if exited and self._fill_once() <= 0 and self._proc.poll() is not None:
                 # the bot exited; its children may still hold stdout open
-                if buffer.find(b"\n", old_length) < 0:
-                    raise BotFault(Fault.CRASH, self._exit_detail("exited"))
                 newline = buffer.find(b"\n", old_length)
-        finished = _now()
-        raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
-        del buffer[:newline + 1]
+                if newline >= 0:
+                    return newline
+                raise BotFault(Fault.CRASH, self._exit_detail("exited"))
+
+    def _refuse_extra_or_long(self, raw: bytearray) -> None:
         if len(raw) > self.max_line_chars:
             raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} characters "
                                              f"({len(raw)})")
-        try:
-            line = raw.decode("utf-8")
-        except UnicodeDecodeError:
-            raise BotFault(Fault.BAD_OUTPUT, f"answer is not UTF-8: {bytes(raw[:40])!r}") from None
-        if buffer:
-            extra = bytes(buffer[:60]).decode("utf-8", "replace")
-            raise BotFault(Fault.BAD_OUTPUT, f"answered more than one line (extra: {extra!r})")
-        latency_ms = (finished - started) * 1000
-        if latency_ms < _CPU_SAMPLE_MS:
-            return Answer(line, latency_ms, None, None)
-        cpu_ms, wait_ms = self._cpu.lap(latency_ms)
-        return Answer(line, latency_ms, cpu_ms, wait_ms)
+        extra = bytes(self._buffer[:60]).decode("utf-8", "replace")
+        raise BotFault(Fault.BAD_OUTPUT, f"answered more than one line (extra: {extra!r})")
 
     def _timeout_detail(self, timeout_s: float) -> str:
         detail = f"no answer within {timeout_s * 1000:.0f} ms"
