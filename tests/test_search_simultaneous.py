@@ -227,3 +227,22 @@ def test_duct_without_playouts_grows_its_tree_on_the_evaluation():
     choice = duct(state, 0, rng=random.Random(0), iterations=1500, playout_depth=0, evaluate=lead_value,
                   expand_threshold=2)
     assert choice.depth >= 3
+
+
+def test_zero_sum_duct_evaluates_once_per_playout_and_agrees():
+    state = NumberMazeDuelState.generate(2, 5, 7, 12)
+    calls = []
+
+    def counted(position, seat):
+        calls.append(seat)
+        return lead_value(position, seat)
+
+    both = duct(state, 0, rng=random.Random(3), iterations=500, playout=maze_playout, playout_depth=2,
+                evaluate=counted)
+    assert len(calls) == 2 * 500
+    calls.clear()
+    once = duct(state, 0, rng=random.Random(3), iterations=500, playout=maze_playout, playout_depth=2,
+                evaluate=counted, zero_sum=True)
+    assert len(calls) == 500 and set(calls) == {0}
+    assert once.action == both.action
+    assert once.value == pytest.approx(both.value, abs=0.02)

@@ -67,13 +67,14 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
            keep: int = 3, playout_depth: int | None = 2, opponent_share: float = 0.15,
            c: float = 1.0, expand_threshold: int = 5, evaluate: Evaluate | None = None,
            playout=random_playout, ignore_pair: Callable[[Any, Any], bool] | None = None,
-           matrix_share: float = 1.0, opponent_pruning: str = "search") -> Choice:
+           matrix_share: float = 1.0, opponent_pruning: str = "search", zero_sum: bool = False) -> Choice:
     """Minimax-pruned DUCT (see the module docstring). ``iterations`` counts DUCT playouts over
     both DUCT runs; the matrix of step 1 is not counted but stops at the deadline, or once it has
     used ``matrix_share`` of the time (rows it did not reach are dropped, so a caller that lists
     its likeliest actions first loses least). ``opponent_pruning="minimax"`` keeps the opponent's
     ``keep`` best replies by their worst case in the same matrix (seed 002's minimax from the
-    opponent's side, free once the matrix is built) instead of the DUCT run of step 2."""
+    opponent's side, free once the matrix is built) instead of the DUCT run of step 2.
+    ``zero_sum`` as in ``duct``."""
     acting = state.acting_seats()
     if len(acting) != 2 or seat not in acting:
         raise ValueError(f"hybrid needs two acting seats including {seat}, got {tuple(acting)}")
@@ -101,7 +102,7 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
         scout = JointNode(state)
         scout.expand({seat: mine})
         scout_budget = budget.split(opponent_share)
-        run_duct(scout, state, scout_budget, rng, c, threshold, playout_depth, evaluate, playout)
+        run_duct(scout, state, scout_budget, rng, c, threshold, playout_depth, evaluate, playout, zero_sum)
         used += scout_budget.used
         theirs_position = scout.seats.index(other)
         visits = scout.visits[theirs_position]
@@ -112,7 +113,8 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
     if len(mine) == 1:
         return Choice(mine[0], used, 0, 0.5)
     main_budget = _rest(budget, used)
-    deepest = run_duct(root, state, main_budget, rng, c, threshold, playout_depth, evaluate, playout)
+    deepest = run_duct(root, state, main_budget, rng, c, threshold, playout_depth, evaluate, playout,
+                       zero_sum)
     return choice_by(mine, root.totals[position], root.visits[position], used + main_budget.used,
                      deepest, by_visits=True)
 

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bots.search.choice import ActionStats, Choice
 from bots.search.deadline import Budget, Deadline
-from bots.search.playout import Evaluate, random_playout, seat_count, seat_values
+from bots.search.playout import Evaluate, random_playout, seat_value
 
 
 def pmc(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
@@ -22,7 +22,6 @@ def pmc(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: 
     if len(actions) == 1:
         return Choice(actions[0], 0, 0, 0.5)
     budget = Budget(deadline, iterations)
-    seats = seat_count(state)
     acting = state.acting_seats()
     others = [(position, state.legal_actions(other)) for position, other in enumerate(acting)
               if other != seat]
@@ -40,7 +39,7 @@ def pmc(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: 
         child = state.clone()
         child.apply(tuple(joint))
         playout(child, rng, playout_depth)
-        totals[index] += seat_values(child, seats, evaluate)[seat]
+        totals[index] += seat_value(child, seat, evaluate)
         visits[index] += 1
         index = index + 1 if index + 1 < count else 0
     depth = 1 if playout_depth is None else playout_depth

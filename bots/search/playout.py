@@ -32,24 +32,35 @@ def outcome_value(state, seat: int) -> float:
     return (below + 0.5 * level) / (len(scores) - 1)
 
 
-def seat_values(state, seats: int, evaluate: Evaluate | None) -> tuple[float, ...]:
-    """Each seat's value of ``state``: the outcome when it is over, else ``evaluate`` (or 0.5)."""
+def seat_value(state, seat: int, evaluate: Evaluate | None) -> float:
+    """One seat's value of ``state``: the outcome when it is over, else ``evaluate`` (or 0.5)."""
+    if state.is_over() or evaluate is None:
+        return outcome_value(state, seat)
+    return evaluate(state, seat)
+
+
+def seat_values(state, seats: int, evaluate: Evaluate | None, zero_sum: bool = False) -> tuple[float, ...]:
+    """Each seat's value of ``state``: the outcome when it is over, else ``evaluate`` (or 0.5).
+
+    ``zero_sum`` (two seats): the evaluation's two values sum to 1, so one call gives both.
+    """
     if state.is_over() or evaluate is None:
         return tuple([outcome_value(state, seat) for seat in range(seats)])
     if seats == 2:
-        return evaluate(state, 0), evaluate(state, 1)
+        first = evaluate(state, 0)
+        return (first, 1.0 - first) if zero_sum else (first, evaluate(state, 1))
     return tuple([evaluate(state, seat) for seat in range(seats)])
 
 
 def leaf_values(state, over: bool, seats: int, rng, playout, playout_depth: int | None,
-                evaluate: Evaluate | None) -> tuple[float, ...]:
+                evaluate: Evaluate | None, zero_sum: bool = False) -> tuple[float, ...]:
     """Each seat's value of a tree leaf: a playout from a copy of ``state`` (none when the game
     is ``over`` or ``playout_depth`` is 0), then the outcome or the evaluation."""
     if over or playout_depth == 0:
-        return seat_values(state, seats, evaluate)
+        return seat_values(state, seats, evaluate, zero_sum)
     current = state.clone()
     playout(current, rng, playout_depth)
-    return seat_values(current, seats, evaluate)
+    return seat_values(current, seats, evaluate, zero_sum)
 
 
 def random_playout(state, rng, max_turns: int | None = None) -> None:

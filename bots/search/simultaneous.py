@@ -12,7 +12,7 @@ from typing import Any, Mapping, Sequence
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
 from bots.search.montecarlo import choice_by, pmc
-from bots.search.playout import Evaluate, leaf_values, random_playout, seat_count, seat_values
+from bots.search.playout import Evaluate, leaf_values, random_playout, seat_count, seat_value
 
 __all__ = ["JointNode", "duct", "mcts", "pmc", "run_duct"]
 
@@ -116,13 +116,15 @@ class JointNode:
 def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
          c: float = 1.0, expand_threshold: int = 5, playout_depth: int | None = None,
          evaluate: Evaluate | None = None, playout=random_playout,
-         root_actions: Mapping[int, Sequence[Any]] | None = None) -> Choice:
+         root_actions: Mapping[int, Sequence[Any]] | None = None, zero_sum: bool = False) -> Choice:
     """Decoupled UCT: every acting seat picks its own action by UCB1 on its own statistics.
 
     ``w/n + c*sqrt(2 ln t / n)`` per seat, where ``w`` sums that seat's values (so non-zero-sum
     evaluations are fine); a leaf is played out from until it has ``expand_threshold`` visits;
     the final action is ``seat``'s most visited one. ``root_actions`` restricts some seats'
-    actions at the root (the hybrid search's pruning). ``iterations`` counts playouts.
+    actions at the root (the hybrid search's pruning). ``zero_sum``: two seats whose evaluation
+    values sum to 1, so it is called once per playout instead of twice. ``iterations`` counts
+    playouts.
     """
     if c < 0:
         raise ValueError(f"c must be >= 0, got {c}")
@@ -135,13 +137,15 @@ def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
     if len(actions) == 1:
         return Choice(actions[0], 0, 0, 0.5)
     budget = Budget(deadline, iterations)
-    deepest = run_duct(root, state, budget, rng, c, max(expand_threshold, 1), playout_depth, evaluate, playout)
+    threshold = max(expand_threshold, 1)
+    deepest = run_duct(root, state, budget, rng, c, threshold, playout_depth, evaluate, playout,
+                       zero_sum)
     return choice_by(actions, root.totals[position], root.visits[position], budget.used, deepest,
                      by_visits=True)
 
 
 def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: int,
-             playout_depth: int | None, evaluate: Evaluate | None, playout) -> int:
+             playout_depth: int | None, evaluate: Evaluate | None, playout, zero_sum: bool = False) -> int:
     """DUCT iterations from an expanded ``root`` until ``budget`` ends; returns the depth reached."""
     seats = seat_count(state)
     spread_scale = 2.0 * c * c
@@ -161,7 +165,7 @@ def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: i
             node = child
         if len(path) > deepest:
             deepest = len(path)
-        rewards = leaf_values(node.state, node.over, seats, rng, playout, playout_depth, evaluate)
+        rewards = leaf_values(node.state, node.over, seats, rng, playout, playout_depth, evaluate, zero_sum)
         if not node.over:
             node.visits_here += 1
             if node.visits_here >= threshold:
@@ -232,7 +236,6 @@ def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
     root = _OwnNode(None)
     root.expand(actions)
     budget = Budget(deadline, iterations)
-    seats = seat_count(state)
     threshold = max(expand_threshold, 1)
     rand = rng.random
     deepest = 0
@@ -266,7 +269,7 @@ def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
         if len(path) - 1 > deepest:
             deepest = len(path) - 1
         playout(current, rng, playout_depth)
-        reward = seat_values(current, seats, evaluate)[seat]
+        reward = seat_value(current, seat, evaluate)
         for visited in path:
             visited.visits += 1
             visited.total += reward
