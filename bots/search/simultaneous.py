@@ -37,18 +37,13 @@ class JointNode:
                  "rescore_at", "tried", "children", "visits_here")
 
     def __init__(self, state) -> None:
+        # a leaf allocates nothing: most leaves of a wide node are never expanded
         self.state = state
         self.over = state.is_over()
-        self.seats: tuple[int, ...] = ()
         self.actions: list[Sequence] | None = None
-        self.visits: list[list[int]] = []
-        self.totals: list[list[float]] = []
-        self.scores: list[list[float]] = []
-        self.spread = 0.0
-        self.rescore_at = 0
-        self.tried: list[int] = []
-        self.children: dict[int, JointNode] = {}
         self.visits_here = 0
+
+    # seats, visits, totals, scores, spread, rescore_at, tried, children: set by expand()
 
     def expand(self, restrict: Mapping[int, Sequence] | None = None) -> None:
         state = self.state
@@ -61,6 +56,7 @@ class JointNode:
         self.spread = 0.0
         self.rescore_at = 0
         self.tried = [0] * len(self.seats)
+        self.children: dict[int, JointNode] = {}
         self.visits_here = 0
 
     def rescore(self, spread_scale: float) -> None:
