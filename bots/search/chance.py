@@ -96,7 +96,7 @@ class _SimpleTree:
             value = self.value(child, level - 1)
             if best is None or value > best:
                 best = value
-        return best
+        return best if best is not None else self.evaluate(state, self.seat)   # stuck: no move
 
 
 def simple_tree(state, *, rng, levels: int, playouts: int, deadline: Deadline | None = None,
