@@ -73,9 +73,17 @@ def _quest_moves():
 
 QUEST_MOVES = _quest_moves()
 # per goal cell: the cell masks at Manhattan distance 0, 1, 2, ... (to find reachable cells near it)
-RINGS = tuple(tuple(sum(1 << cell for cell in range(CELLS) if manhattan(cell, goal) == distance)
-                    for distance in range(2 * SIZE - 1))
-              for goal in range(CELLS))
+def _rings():
+    tables = []
+    for goal in range(CELLS):
+        rings = [0] * (2 * SIZE - 1)
+        for cell in range(CELLS):
+            rings[manhattan(cell, goal)] |= 1 << cell
+        tables.append(tuple(rings))
+    return tuple(tables)
+
+
+RINGS = _rings()
 _ITEM_PLANES = tuple((CELLS * (4 + bit), bit) for bit in range(5))
 
 

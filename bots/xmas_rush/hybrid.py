@@ -29,6 +29,9 @@ def build_parser():
     parser.add_argument("--matrix-share", type=float, default=0.6, metavar="F",
                         help="most of the time the one-ply matrix may take; pushes it did not reach "
                              "(the weakest alone) are dropped (default: 0.6)")
+    parser.add_argument("--replies", type=int, default=8, metavar="K",
+                        help="opponent pushes the matrix and the search consider: its K best by "
+                             "their value alone (default: 8; 28 is all)")
     add_tree_arguments(parser)
     return parser
 
@@ -39,10 +42,18 @@ def keep_on(root, keep: int) -> int:
     return keep if root.is_push_turn() else max(keep, len(root.legal_actions(0)))
 
 
+def with_replies(root, replies: int):
+    """``root`` with the opponent limited to its ``replies`` best pushes (ranked by the root)."""
+    if root.is_push_turn() and replies < 28:
+        root.root_actions = (root.root_actions[0], root.legal_actions(1)[:replies])
+    return root
+
+
 def main(argv: list[str] | None = None) -> None:
     options = build_parser().parse_args(argv)
     play(options, lambda root, rng, budget, evaluation: hybrid(
-        root, 0, rng=rng, keep=keep_on(root, options.keep), playout_depth=options.depth,
+        with_replies(root, options.replies), 0, rng=rng, keep=keep_on(root, options.keep),
+        playout_depth=options.depth,
         opponent_share=options.opponent_share, c=options.c,
         expand_threshold=options.expand_threshold, evaluate=evaluation, playout=random_playout,
         ignore_pair=same_line, matrix_share=options.matrix_share,
