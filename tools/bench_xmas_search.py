@@ -24,6 +24,7 @@ from bots.xmas_rush.greedy import choose_move, choose_push
 from referee.games.xmas_rush.rules import XmasRushState, new_state
 
 TURN_MS = 50
+REPLIES = 8                     # the hybrid bot's --replies
 
 
 def push_positions(count: int, seed: int) -> list[XmasRushState]:
@@ -55,7 +56,7 @@ SEARCHES = {               # as the bots call them, with their default options
         **budget),
     "hybrid": lambda root, rng, evaluation, depth, **budget: hybrid(
         root, 0, rng=rng, c=C, playout_depth=depth, evaluate=evaluation, playout=random_playout,
-        ignore_pair=same_line, matrix_share=0.6, opponent_pruning="minimax", **budget),
+        ignore_pair=same_line, matrix_share=0.6, opponent_pruning="minimax", keep=5, **budget),
     "pmc": lambda root, rng, evaluation, depth, **budget: pmc(
         root, 0, rng=rng, playout_depth=depth, evaluate=evaluation, playout=random_playout, **budget),
 }
@@ -69,7 +70,8 @@ def measure(name: str, positions: list[XmasRushState], depth: int) -> tuple[floa
     wall, cpu = [], []
     for state in positions:
         root = SearchState.from_rules(state)
-        root.root_actions = (ranked_pushes(root, 0), ranked_pushes(root, 1))
+        replies = ranked_pushes(root, 1)
+        root.root_actions = (ranked_pushes(root, 0), replies[:REPLIES] if name == "hybrid" else replies)
         evaluation = Evaluation(root)
         cpu_start = time.process_time()
         choice = search(root, rng, evaluation, depth, deadline=Deadline.after_ms(TURN_MS))
