@@ -1,11 +1,12 @@
-"""Minimax-pruned DUCT (seed 002): one-ply worst cases keep the best --keep own actions, a short opponent search keeps its best --keep, then DUCT.
+"""Minimax-pruned DUCT (seed 002): a one-ply minimax keeps both players' --keep best pushes, then DUCT over that matrix.
 
-1. each own action's worst evaluation over the opponent's replies (two pushes of one line
-   cancel, so those pairs are left out of the minimum, as the seed does) keeps the best --keep;
-2. DUCT over those and all the opponent's actions for --opponent-share of the time keeps the
-   opponent's --keep most visited;
+1. the opponent is limited to its --replies best pushes by their value alone;
+2. each own push's worst evaluation over those replies (two pushes of one line cancel, so those
+   pairs are left out of the minimum, as the seed does) keeps the best --keep; the same matrix
+   from the opponent's side keeps its --keep replies with the best worst case (--opponent-pruning
+   search: a short DUCT run on --opponent-share of the time instead);
 3. DUCT over the --keep x --keep matrix with the rest of the time, playouts cut after --depth
-   game turns and scored by the shared reachability evaluation; the most visited action is played.
+   game turns and scored by the shared reachability evaluation; the most visited push is played.
 
 MOVE turns skip the pruning (see ``keep_on``): DUCT over the bot's best-collecting paths.
 """
