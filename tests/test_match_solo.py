@@ -6,6 +6,7 @@ import json
 from tests.conftest import run_cli
 from tests.test_match import CALM
 from tools.solo import SoloComparisons, combine, solo_jobs
+from tools.tally import HeadToHead
 
 
 def _solo(name: str, pair: int, score: float, fault: str | None = None) -> dict:
@@ -20,6 +21,16 @@ def test_combine_ranks_by_score_and_a_fault_loses():
     faulted = combine(_solo("a", 0, 9, fault="timeout"), _solo("b", 0, 1))
     assert [p["rank"] for p in faulted["players"]] == [1, 0]
     assert faulted["seats"] == ["a", "b"] and faulted["latencies_ms"] == [[1.0, 2.0], [1.0, 2.0]]
+
+
+def test_a_faulted_solo_game_is_rerun_alone_with_its_seed():
+    faulted = {**_solo("a", 0, 9, fault="timeout"), "game": "calculation", "seed": 77,
+               "options": {}, "time_control": {"turn_ms": 100}}
+    tally = HeadToHead("a", "b")
+    tally.solo = True
+    tally.add(combine(faulted, {**_solo("b", 0, 1), "game": "calculation", "seed": 77}))
+    assert tally.first_faults["a"]["rerun"] == \
+        "botarena play calculation a --seed 77 --turn-ms 100 --replay fault.json"
 
 
 def test_comparisons_feed_each_matchup_once_per_seed_and_count_faults_once():

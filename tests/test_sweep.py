@@ -11,6 +11,7 @@ import pytest
 
 from referee.api import UsageError
 from tests.conftest import ROOT, run_cli
+from tests.test_match import CALM
 from tools.sweep_command import expand_grid
 
 
@@ -109,3 +110,57 @@ def test_sweep_on_a_single_player_game():
     assert done.returncode == 0, done.stderr
     points = json.loads(done.stdout)["points"]
     assert [row["width"] for row in points] == ["1", "4"] and all(r["games"] == 3 for r in points)
+
+
+def test_success_rate_and_mean_score_are_each_bots_own_games(tmp_path):
+    results, table = tmp_path / "calculation.jsonl", tmp_path / "calculation.csv"
+    done = run_cli("sweep", "calculation", "greedy --empty-gap {1,8}", "--vs", "random --seed 1",
+                   "-n", "6", "--seed", "4", *CALM, "--success-score", "20", "--out", str(results),
+                   "--csv", str(table), "--json")
+    assert done.returncode == 0, done.stderr
+    summary = json.loads(done.stdout)
+    scores: dict[str, list[float]] = {}
+    for line in results.read_text().splitlines():
+        record = json.loads(line)
+        scores.setdefault(record["seats"][0], []).append(record["players"][0]["score"])
+    figures = summary["points"] + [summary["opponent_scores"]]
+    assert [row["bot"] for row in figures] == ["greedy --empty-gap 1", "greedy --empty-gap 8",
+                                               "random --seed 1"]
+    for row in figures:
+        own = scores[row["bot"]]
+        assert len(own) == 6                       # the opponent's deals counted once, not per point
+        assert row["mean_score"] == pytest.approx(sum(own) / 6, abs=1e-3)
+        assert row["success"] == pytest.approx(sum(score >= 20 for score in own) / 6, abs=1e-4)
+        assert row["success_low"] <= row["success"] <= row["success_high"]
+    with open(table, newline="") as handle:
+        header = set(next(csv.DictReader(handle)))
+    assert {"mean_score", "success", "success_low", "success_high"} <= header
+
+
+def test_text_table_shows_success_and_the_opponents_figures():
+    done = run_cli("sweep", "calculation", "greedy --empty-gap {1,8}", "--vs", "random --seed 1",
+                   "-n", "2", "--seed", "4", *CALM, "--success-score", "4")
+    assert done.returncode == 0, done.stderr
+    assert "success (95 %)" in done.stdout
+    assert "100.0% [" in done.stdout                # every deal places its four aces: score >= 4
+    assert "  random --seed 1: mean score " in done.stdout
+
+
+@pytest.mark.parametrize("options, complaint", [
+    (["--plot-y", "success"], "--success-score"),
+    (["--plot-x", "depth"], "not a parameter of the grid"),
+])
+def test_bad_plot_options_are_one_line(tmp_path, options, complaint):
+    done = run_cli("sweep", "calculation", "greedy --empty-gap {1,8}", "--vs", "random", "-n", "2",
+                   *CALM, "--plot", str(tmp_path / "plot.png"), *options)
+    assert done.returncode == 2 and complaint in done.stderr and "Traceback" not in done.stderr
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+def test_success_plot_against_a_chosen_parameter(tmp_path):
+    plot = tmp_path / "success.png"
+    done = run_cli("sweep", "calculation", "greedy --empty-gap {1,8} --seed {1,2}", "--vs",
+                   "random --seed 1", "-n", "2", "--seed", "4", *CALM, "--success-score", "5",
+                   "--plot", str(plot), "--plot-y", "success", "--plot-x", "seed")
+    assert done.returncode == 0, done.stderr
+    assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -26,6 +26,7 @@ def combine(first: dict, second: dict) -> dict:
     ranks = rank_seats([player["score"] for player in players],
                        [player["fault"] is not None for player in players])
     return {"pair": first["pair"], "seats": [first["seats"][0], second["seats"][0]],
+            **{key: first[key] for key in ("game", "seed", "options", "time_control") if key in first},
             "players": [{**player, "rank": rank} for player, rank in zip(players, ranks)],
             "latencies_ms": [(record.get("latencies_ms") or [[]])[0] for record in (first, second)],
             "referee_error": first.get("referee_error") or second.get("referee_error")}

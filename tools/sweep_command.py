@@ -1,5 +1,6 @@
 """``botarena sweep``: a grid of bot parameters, each point rated against an opponent (or each
-other), with a table, a CSV and a plot of Elo against the parameter."""
+other), with a table, a CSV and a plot of Elo (or a success rate, or the mean score) against a
+parameter."""
 from __future__ import annotations
 
 import csv
@@ -8,9 +9,11 @@ import json
 import math
 import re
 import sys
+from collections import defaultdict
 from dataclasses import dataclass
 
 from referee.api import UsageError
+from tools import stats
 from tools.runner import interleave, paired_jobs
 from tools.solo import SoloComparisons, solo_jobs
 from tools.standings import Standings, round_robin
@@ -20,6 +23,7 @@ from tools.tournament import Tournament, add_run_arguments, pair_count
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:\.\.\s*(\d+)\s*)?$")
 PLOT_HINT = "pip install 'botarena[plot]' (or: pip install matplotlib)"
+PLOT_METRICS = ("elo", "success", "mean_score")
 
 
 @dataclass(frozen=True)
@@ -90,6 +94,15 @@ def register(commands) -> None:
     parser.add_argument("--csv", metavar="FILE", help="write the table as CSV")
     parser.add_argument("--plot", metavar="FILE", help="plot Elo against the parameter (PNG, SVG, "
                         f"PDF; needs matplotlib: {PLOT_HINT})")
+    parser.add_argument("--success-score", type=float, metavar="S",
+                        help="a game where a bot scores S or more is a success: adds each point's "
+                        "success rate with its 95 %% interval (e.g. 52 for calculation)")
+    parser.add_argument("--plot-y", choices=PLOT_METRICS, default="elo",
+                        help="what --plot draws: elo (default), success (needs --success-score) or "
+                        "mean_score (the bots' own game score)")
+    parser.add_argument("--plot-x", metavar="PARAMETER",
+                        help="the parameter on the x axis (default: the first); one line per "
+                        "value of the others")
     parser.set_defaults(func=run)
 
 
@@ -103,22 +116,36 @@ def run(args) -> int:
               f"plot; to get it: {PLOT_HINT}", file=sys.stderr)
     if args.vs is not None and args.vs in (point.bot for point in points):
         raise UsageError(f"--vs {args.vs!r} is also a point of the grid")
+    _check_plot_options(args, names)
     pair_count(args.games)                        # checks -n
     bots = [point.bot for point in points] + ([args.vs] if args.vs is not None else [])
     tournament = Tournament(args, bots)
     play = _play_league if args.league else _play_against
-    outcome, rows = play(tournament, points, names, args)
+    own = OwnScores(args.success_score) if tournament.solo or args.success_score is not None \
+        else None
+    outcome, rows = play(tournament, points, names, args, own)
+    opponent = None
+    if own is not None:
+        for row in rows:
+            row.update(own.figures(row["bot"]))
+        opponent = {"bot": args.vs, **own.figures(args.vs)} if args.vs is not None else None
     best = _best(rows)
     if args.csv:
         _write_csv(args.csv, names, rows)
     if args.plot and _have_matplotlib():
-        _plot(args.plot, names, rows, best, args)
+        _plot(args.plot, names, rows, best, args, opponent)
     if args.json:
-        print(json.dumps({"parameters": names, "points": rows, "best": best,
-                          "opponent": args.vs, "league": args.league,
-                          "seed": tournament.base_seed, "interrupted": outcome.interrupted}))
+        summary = {"parameters": names, "points": rows, "best": best, "opponent": args.vs,
+                   "league": args.league, "seed": tournament.base_seed,
+                   "interrupted": outcome.interrupted}
+        if opponent is not None:
+            summary["opponent_scores"] = opponent
+        print(json.dumps(summary))
     else:
-        print("\n".join(_table_lines(names, rows, best, args) + tournament.status_lines(outcome)))
+        lines = _table_lines(names, rows, best, args)
+        if opponent is not None:
+            lines.insert(-1 if best is not None else len(lines), _opponent_line(opponent))
+        print("\n".join(lines + tournament.status_lines(outcome)))
         for path, what in ((args.csv, "csv"), (args.plot if _have_matplotlib() else None, "plot")):
             if path:
                 print(f"{what}: {path}")
@@ -127,16 +154,19 @@ def run(args) -> int:
     return 130 if outcome.interrupted else 0
 
 
-def _play_league(tournament: Tournament, points: list[GridPoint], names: list[str], args):
+def _play_league(tournament: Tournament, points: list[GridPoint], names: list[str], args,
+                 own: "OwnScores | None"):
     """The points (and --vs, rated 0) in a round robin; rows from the Bradley-Terry ratings."""
     standings = Standings(tournament.bots, round_robin(tournament.bots), solo=tournament.solo)
-    outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), standings.add,
+    on_record = own.wrap(standings.add) if own is not None else standings.add
+    outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), on_record,
                               standings.progress_text)
     ratings = {rating.name: rating for rating in standings.ratings(args.vs)}
     return outcome, [_row(point, names, ratings[point.bot]) for point in points]
 
 
-def _play_against(tournament: Tournament, points: list[GridPoint], names: list[str], args):
+def _play_against(tournament: Tournament, points: list[GridPoint], names: list[str], args,
+                  own: "OwnScores | None"):
     """Every point against --vs; rows from each head-to-head."""
     tallies = {point.bot: HeadToHead(point.bot, args.vs) for point in points}
     def add_game(record: dict) -> bool:
@@ -151,11 +181,69 @@ def _play_against(tournament: Tournament, points: list[GridPoint], names: list[s
         on_record = add_game
         jobs = interleave([paired_jobs(point.bot, args.vs, pair_count(args.games),
                                        tournament.base_seed) for point in points])
+    if own is not None:
+        on_record = own.wrap(on_record)
     def progress() -> str:
         best = max(tallies.values(), key=lambda tally: tally.points / max(tally.games, 1))
         return f"best so far {best.first} {best.points / max(best.games, 1):.0%}"
     outcome = tournament.play(jobs, on_record, progress)
     return outcome, [_row(point, names, tallies[point.bot]) for point in points]
+
+
+class OwnScores:
+    """Every bot's own game scores, taken from the finished games themselves (a single-player
+    game counts once, however many comparisons it feeds); a score of ``success_score`` or more
+    is a success."""
+
+    def __init__(self, success_score: float | None):
+        self.success_score = success_score
+        self.scores: dict[str, list[float]] = defaultdict(list)
+
+    def wrap(self, on_record):
+        def note_scores_then(record: dict) -> bool:
+            if record.get("referee_error") is None:
+                for seat, name in enumerate(record["seats"]):
+                    self.scores[name].append(record["players"][seat]["score"])
+            return on_record(record)
+        return note_scores_then
+
+    def figures(self, name: str) -> dict:
+        """``mean_score`` and, with a success score, ``success`` with its 95 % Wilson interval."""
+        values = self.scores.get(name, [])
+        figures: dict = {"mean_score": round(sum(values) / len(values), 3) if values else None}
+        if self.success_score is not None:
+            hits = sum(value >= self.success_score for value in values)
+            low, high = stats.wilson(hits, len(values))
+            figures.update(success=round(hits / len(values), 4) if values else None,
+                           success_low=round(low, 4) if values else None,
+                           success_high=round(high, 4) if values else None)
+        return figures
+
+
+def _opponent_line(opponent: dict) -> str:
+    text = f"  {opponent['bot']}: mean score {_format_mean(opponent['mean_score'])}"
+    if "success" in opponent:
+        text += f", success {_format_success(opponent)}"
+    return text
+
+
+def _format_mean(value: float | None) -> str:
+    return "-" if value is None else f"{value:.2f}"
+
+
+def _format_success(row: dict) -> str:
+    if row["success"] is None:
+        return "-"
+    return f"{row['success']:.1%} [{row['success_low']:.1%}, {row['success_high']:.1%}]"
+
+
+def _check_plot_options(args, names: list[str]) -> None:
+    if args.plot_x is not None and args.plot_x not in names:
+        raise UsageError(f"--plot-x {args.plot_x!r} is not a parameter of the grid "
+                         f"({', '.join(names)})")
+    if args.plot_y == "success" and args.success_score is None:
+        raise UsageError("--plot-y success needs --success-score S (the score that counts as a "
+                         "success)")
 
 
 def _row(point: GridPoint, names: list[str], source) -> dict:
@@ -191,15 +279,24 @@ def _table_lines(names: list[str], rows: list[dict], best: str | None, args) -> 
     head = "  ".join(f"{name:>{width}}" for name, width in zip(names, widths))
     lines = [f"sweep {args.template!r} ({against}), {pair_count(args.games) * 2} games per "
              f"{'matchup' if args.league else 'point'}",
-             f"   {head}  {'games':>5}  {'score':>6}  {'Elo':>7}  95 % interval"]
+             f"   {head}  {'games':>5}  {'score':>6}  {'Elo':>7}  {'95 % interval':<18}"]
+    own = "mean_score" in rows[0]
+    if own:
+        lines[-1] += "  mean score" + ("  success (95 %)" if "success" in rows[0] else "")
+    lines[-1] = lines[-1].rstrip()
     for row in rows:
         cells = "  ".join(f"{row[name]:>{width}}" for name, width in zip(names, widths))
         score = f"{row['score']:>6.1%}" if row["score"] is not None else f"{'-':>6}"
         mark = " *" if row["bot"] == best else "  "
         elo = format_elo(row["elo"], "-" if not row["games"] else
                          "+inf" if row["score"] > 0.5 else "-inf")
-        lines.append(f"{mark} {cells}  {row['games']:>5}  {score}  {elo:>7}  "
-                     f"{format_bounds(row['elo_low'], row['elo_high'])}")
+        line = (f"{mark} {cells}  {row['games']:>5}  {score}  {elo:>7}  "
+                f"{format_bounds(row['elo_low'], row['elo_high']):<18}")
+        if own:
+            line += f"  {_format_mean(row['mean_score']):>10}"
+            if "success" in row:
+                line += f"  {_format_success(row)}"
+        lines.append(line.rstrip())
     if best is not None:
         lines.append(f"* best: {best}")
     return lines
@@ -207,6 +304,8 @@ def _table_lines(names: list[str], rows: list[dict], best: str | None, args) -> 
 
 def _write_csv(path: str, names: list[str], rows: list[dict]) -> None:
     fields = names + ["bot", "games", "score", "elo", "elo_low", "elo_high"]
+    fields += [key for key in ("mean_score", "success", "success_low", "success_high")
+               if rows and key in rows[0]]
     try:
         with open(path, "w", newline="") as handle:
             writer = csv.DictWriter(handle, fieldnames=fields)
@@ -224,46 +323,42 @@ def _have_matplotlib() -> bool:
     return True
 
 
-def _plot(path: str, names: list[str], rows: list[dict], best: str | None, args) -> None:
-    """Elo with 95 % error bars against the first parameter, one line per value of the rest;
-    the best point starred."""
+def _plot(path: str, names: list[str], rows: list[dict], best: str | None, args,
+          opponent: dict | None = None) -> None:
+    """``--plot-y`` (Elo, success rate or mean score, with 95 % error bars where there is an
+    interval) against ``--plot-x`` (default: the first parameter), one line per value of the
+    rest; for Elo the best point starred, for the others the opponent's figure dashed."""
     import matplotlib
     matplotlib.use("Agg")
     from matplotlib import pyplot
 
-    first = names[0]
-    numeric = all(_is_number(row[first]) for row in rows)
-    labels = list(dict.fromkeys(row[first] for row in rows))
+    metric, across = args.plot_y, args.plot_x or names[0]
+    rest = [name for name in names if name != across]
+    numeric = all(_is_number(row[across]) for row in rows)
+    labels = list(dict.fromkeys(row[across] for row in rows))
+    def x_of(row: dict) -> float:
+        return float(row[across]) if numeric else labels.index(row[across])
     figure, axes = pyplot.subplots(figsize=(7, 4.5))
     series: dict[tuple, list[dict]] = {}
     for row in rows:
-        series.setdefault(tuple(row[name] for name in names[1:]), []).append(row)
-    for rest, members in series.items():
-        members = [row for row in members if row["elo"] is not None]
-        xs = [float(row[first]) if numeric else labels.index(row[first]) for row in members]
-        ys = [row["elo"] for row in members]
-        below = [row["elo"] - (row["elo_low"] if row["elo_low"] is not None else row["elo"] - 800)
-                 for row in members]
-        above = [(row["elo_high"] if row["elo_high"] is not None else row["elo"] + 800)
-                 - row["elo"] for row in members]
-        label = ", ".join(f"{name}={value}" for name, value in zip(names[1:], rest)) or None
-        axes.errorbar(xs, ys, yerr=[below, above], marker="o", capsize=4, label=label)
-    for row in rows:
-        if row["bot"] == best and row["elo"] is not None:
-            x = float(row[first]) if numeric else labels.index(row[first])
-            axes.plot([x], [row["elo"]], marker="*", markersize=16, color="goldenrod",
-                      linestyle="none", label="best", zorder=3)
-    axes.axhline(0, color="grey", linewidth=0.8)
-    if not numeric:
-        axes.set_xticks(range(len(labels)), labels)
-    elif len(labels) <= 20:
-        axes.set_xticks(sorted({float(label) for label in labels}), labels=None)
-        axes.set_xticklabels(sorted(labels, key=float))
-    axes.set_xlabel(first)
-    axes.set_ylabel("Elo" + (f" vs {args.vs}" if args.vs and not args.league else "")
-                    + " (95 % interval)")
-    axes.set_title(f"{args.game}: {args.template}", fontsize=10)
-    axes.legend(fontsize=8)
+        series.setdefault(tuple(row[name] for name in rest), []).append(row)
+    for values, members in series.items():
+        points = [(x_of(row), _plot_value(row, metric)) for row in members]
+        points = sorted((x, value) for x, value in points if value is not None)
+        label = ", ".join(f"{name}={value}" for name, value in zip(rest, values)) or None
+        axes.errorbar([x for x, _ in points], [value[0] for _, value in points],
+                      yerr=[[value[1] for _, value in points], [value[2] for _, value in points]],
+                      marker="o", capsize=4, label=label)
+    if metric == "elo":
+        for row in rows:
+            if row["bot"] == best and row["elo"] is not None:
+                axes.plot([x_of(row)], [row["elo"]], marker="*", markersize=16, color="goldenrod",
+                          linestyle="none", label="best", zorder=3)
+        axes.axhline(0, color="grey", linewidth=0.8)
+    elif opponent is not None and opponent.get(metric) is not None:
+        axes.axhline(opponent[metric], color="grey", linestyle="--", linewidth=1,
+                     label=f"{opponent['bot']}")
+    _label_axes(axes, metric, across, labels, numeric, args)
     figure.tight_layout()
     try:
         figure.savefig(path)
@@ -271,6 +366,40 @@ def _plot(path: str, names: list[str], rows: list[dict], best: str | None, args)
         raise UsageError(f"--plot {path!r}: {error}") from None
     finally:
         pyplot.close(figure)
+
+
+def _plot_value(row: dict, metric: str) -> tuple[float, float, float] | None:
+    """(value, distance down, distance up) of a row's ``metric``; None when it has none. An
+    unbounded Elo interval is drawn 800 long."""
+    if metric == "mean_score":
+        return None if row.get("mean_score") is None else (row["mean_score"], 0.0, 0.0)
+    if metric == "success":
+        if row.get("success") is None:
+            return None
+        return row["success"], row["success"] - row["success_low"], \
+            row["success_high"] - row["success"]
+    if row["elo"] is None:
+        return None
+    low = row["elo_low"] if row["elo_low"] is not None else row["elo"] - 800
+    high = row["elo_high"] if row["elo_high"] is not None else row["elo"] + 800
+    return row["elo"], row["elo"] - low, high - row["elo"]
+
+
+def _label_axes(axes, metric: str, across: str, labels: list[str], numeric: bool, args) -> None:
+    if not numeric:
+        axes.set_xticks(range(len(labels)), labels)
+    elif len(labels) <= 20:
+        axes.set_xticks(sorted({float(label) for label in labels}), labels=None)
+        axes.set_xticklabels(sorted(labels, key=float))
+    axes.set_xlabel(across)
+    if metric == "elo":
+        axes.set_ylabel("Elo" + (f" vs {args.vs}" if args.vs and not args.league else "")
+                        + " (95 % interval)")
+    else:
+        axes.set_ylabel(f"success rate (score >= {args.success_score:g}, 95 % interval)"
+                        if metric == "success" else "mean score")
+    axes.set_title(f"{args.game}: {args.template}", fontsize=10)
+    axes.legend(fontsize=8)
 
 
 def _is_number(text: str) -> bool:

@@ -54,7 +54,8 @@ class HeadToHead:
             fault = record["players"][seat].get("fault")
             if fault:
                 self.faults[name][fault["kind"]] += 1
-                self.first_faults.setdefault(name, {**fault, "rerun": rerun_command(record)})
+                rerun = rerun_command(record, [name] if self.solo else None)
+                self.first_faults.setdefault(name, {**fault, "rerun": rerun})
             latencies = record.get("latencies_ms")
             if latencies:
                 self.latencies[name].extend(latencies[seat])
@@ -158,9 +159,10 @@ class HeadToHead:
                 f"Elo {format_elo(estimate.elo)} {format_interval(estimate)}")
 
 
-def rerun_command(record: dict) -> str:
-    """The ``botarena play`` command that plays the game of ``record`` again, with a replay."""
-    seats = record["seats"]
+def rerun_command(record: dict, seats: list[str] | None = None) -> str:
+    """The ``botarena play`` command that plays the game of ``record`` again, with a replay
+    (``seats``: the bots to name, for one bot's game of a single-player comparison)."""
+    seats = seats or record["seats"]
     words = ["botarena", "play", record.get("game", "GAME"),
              *(_COPY_SUFFIX.sub("", name) for name in seats), "--seed", str(record["seed"])]
     for key, value in (record.get("options") or {}).items():
