@@ -388,9 +388,14 @@ def _plot_value(row: dict, metric: str) -> tuple[float, float, float] | None:
 def _label_axes(axes, metric: str, across: str, labels: list[str], numeric: bool, args) -> None:
     if not numeric:
         axes.set_xticks(range(len(labels)), labels)
-    elif len(labels) <= 20:
-        axes.set_xticks(sorted({float(label) for label in labels}), labels=None)
-        axes.set_xticklabels(sorted(labels, key=float))
+    else:
+        values = [float(label) for label in labels]
+        if min(values) > 0 and max(values) >= 20 * min(values):
+            axes.set_xscale("log")                 # budgets like 2, 5, 20, 50 or 100 ... 10,000
+            axes.minorticks_off()
+        if len(labels) <= 20:
+            axes.set_xticks(sorted(set(values)), labels=None)
+            axes.set_xticklabels(sorted(labels, key=float))
     axes.set_xlabel(across)
     if metric == "elo":
         axes.set_ylabel("Elo" + (f" vs {args.vs}" if args.vs and not args.league else "")
