@@ -44,6 +44,18 @@ class CpuClock:
         except (OSError, IndexError, ValueError):
             return None, 1
 
+    def runnable(self) -> bool:
+        """Whether the process is running or waiting for a CPU right now (state R).
+
+        A wait still in progress is not yet counted in schedstat: this tells it."""
+        if self._stat_fd is None:
+            return False
+        try:
+            raw = os.pread(self._stat_fd, 1024, 0)
+        except OSError:
+            return False
+        return raw[raw.rfind(b")") + 2:raw.rfind(b")") + 3] == b"R"
+
     def _totals(self) -> tuple[float | None, float | None]:
         cpu, wait = self._schedstat()
         if self._all_threads:

@@ -368,6 +368,8 @@ class BotProcess:
             detail += f" (bot used {cpu_ms:.0f} ms CPU"
             if wait_ms is not None and wait_ms >= 1:
                 detail += f", waited {wait_ms:.0f} ms for a CPU"
+            if cpu_ms < timeout_s * 500 and self._cpu.runnable():
+                detail += ", and was waiting for a CPU at the deadline: the machine is overloaded"
             detail += ")"
         if self._buffer:
             detail += f"; partial line {bytes(self._buffer[:40]).decode('utf-8', 'replace')!r}"

@@ -190,9 +190,11 @@ def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms:
     ordered = sorted(latencies)
     print(f"  wall {time.perf_counter() - started:.1f} s; games {len(results)}; turns measured "
           f"{len(latencies)}; faults {len(faults)}; load average at the end {os.getloadavg()[0]:.2f}")
-    starved = [fault for fault in faults if _waited_ms(fault) >= grace_ms]
-    print(f"  timeouts in a turn where the bot waited >= the {grace_ms} ms grace for a CPU (an "
-          f"overloaded machine): {len(starved)} of {len(faults)}")
+    starved = [fault for fault in faults
+               if _waited_ms(fault) >= grace_ms or "waiting for a CPU at the deadline" in fault]
+    print(f"  timeouts in a turn where the bot waited >= the {grace_ms} ms grace for a CPU, or was "
+          f"still waiting for one at the deadline (an overloaded machine): {len(starved)} of "
+          f"{len(faults)}")
     for fault in [fault for fault in faults if fault not in starved][:5] or faults[:3]:
         print(f"    {fault}")
     print(f"  latency ms: min {ordered[0]:.2f}  p50 {summary['p50']:.2f}  p90 "
@@ -200,7 +202,7 @@ def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms:
           f"{ordered[int(0.999 * len(ordered))]:.2f}  max {summary['max']:.2f}")
     print(f"  beyond the {answer_ms} ms the bot took: p50 {summary['p50'] - answer_ms:.2f}  "
           f"p99 {summary['p99'] - answer_ms:.2f}  max {summary['max'] - answer_ms:.2f} ms")
-    print(f"  smallest margin to the {budget_ms} ms budget: {min(margins):.2f} ms; turns over the "
+    print(f"  smallest margin to the {budget_ms} ms budget: {min(m for m in margins if m is not None):.2f} ms; turns over the "
           f"budget: {sum(value > budget_ms for value in latencies)}; over budget+grace: "
           f"{sum(value > budget_ms + grace_ms for value in latencies)}")
     print(f"  bot CPU per turn ms: p50 {statistics.median(cpu):.2f}  min {min(cpu):.2f};  longest "
