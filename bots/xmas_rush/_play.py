@@ -30,7 +30,8 @@ FIRST_TURN_MS, TURN_MS = 600, 50
 TILE_BITS = sum(15 << (CELL_BITS * cell) for cell in range(CELLS))
 MARGIN_MS = 20
 # the pushes' mean values differ by a few hundredths only, so UCB1's usual C = 1 would spread
-# the playouts almost evenly (DUCT would play like pmc); 0.2 won 5-0 against it (20-game probe)
+# the playouts almost evenly (DUCT would play like pmc); with 0.2 it won all 5 games of a probe
+# against C = 1, and 12-1-1 against pmc
 C = 0.2
 
 # search(model, rng, budget keywords, evaluation) -> Choice
