@@ -144,6 +144,9 @@ def test_text_table_shows_success_and_the_opponents_figures():
     assert "success (95 %)" in done.stdout
     assert "100.0% [" in done.stdout                # every deal places its four aces: score >= 4
     assert "  random --seed 1: mean score " in done.stdout
+    odd = run_cli("sweep", "calculation", "greedy --empty-gap {1,8}", "--vs", "random --seed 1",
+                  "-n", "1", "--seed", "4", *CALM)
+    assert odd.returncode == 0 and "1 games per point" in odd.stdout   # seeds, not pairs
 
 
 @pytest.mark.parametrize("options, complaint", [

@@ -142,7 +142,7 @@ def run(args) -> int:
             summary["opponent_scores"] = opponent
         print(json.dumps(summary))
     else:
-        lines = _table_lines(names, rows, best, args)
+        lines = _table_lines(names, rows, best, args, tournament.solo)
         if opponent is not None:
             lines.insert(-1 if best is not None else len(lines), _opponent_line(opponent))
         print("\n".join(lines + tournament.status_lines(outcome)))
@@ -272,12 +272,14 @@ def _best(rows: list[dict]) -> str | None:
     return max(played, key=key)["bot"] if played else None
 
 
-def _table_lines(names: list[str], rows: list[dict], best: str | None, args) -> list[str]:
+def _table_lines(names: list[str], rows: list[dict], best: str | None, args,
+                 solo: bool = False) -> list[str]:
     against = f"vs {args.vs}" if not args.league else \
         ("league, " + (f"{args.vs} = 0" if args.vs else "mean 0"))
     widths = [max(len(name), *(len(str(row[name])) for row in rows)) for name in names]
     head = "  ".join(f"{name:>{width}}" for name, width in zip(names, widths))
-    lines = [f"sweep {args.template!r} ({against}), {pair_count(args.games) * 2} games per "
+    games = args.games if solo else pair_count(args.games) * 2     # solo: -n seeds, no pairs
+    lines = [f"sweep {args.template!r} ({against}), {games} games per "
              f"{'matchup' if args.league else 'point'}",
              f"   {head}  {'games':>5}  {'score':>6}  {'Elo':>7}  {'95 % interval':<18}"]
     own = "mean_score" in rows[0]
