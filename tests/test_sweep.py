@@ -58,7 +58,11 @@ def test_sweep_against_an_opponent_with_csv(tmp_path):
     with open(table, newline="") as handle:
         rows = list(csv.DictReader(handle))
     assert [row["bot"] for row in rows] == [f"random --seed {n}" for n in (1, 2, 3)]
-    assert set(rows[0]) == {"seed", "bot", "games", "score", "elo", "elo_low", "elo_high"}
+    assert set(rows[0]) == {"seed", "bot", "games", "score", "elo", "elo_low", "elo_high", "wins",
+                            "draws", "losses"}
+    for row in summary["points"]:
+        assert row["wins"] + row["draws"] + row["losses"] == row["games"]
+        assert row["score"] == pytest.approx((row["wins"] + row["draws"] / 2) / row["games"])
 
 
 def test_text_table_marks_the_best_point():

@@ -248,10 +248,12 @@ def _check_plot_options(args, names: list[str]) -> None:
 
 def _row(point: GridPoint, names: list[str], source) -> dict:
     """One table row from a HeadToHead (vs the opponent) or a Rating (league)."""
+    results = {}
     if isinstance(source, HeadToHead):
         estimate, _ = source.elo()
         games, score = source.games, (source.points / source.games if source.games else None)
         elo, low, high = estimate.elo, estimate.low, estimate.high
+        results = {"wins": source.wins, "draws": source.draws, "losses": source.losses}
     else:
         games, score, elo, low, high = source.games, source.score, source.elo, source.low, source.high
     def clean(value: float) -> float | None:
@@ -259,7 +261,7 @@ def _row(point: GridPoint, names: list[str], source) -> dict:
     return {"bot": point.bot, **dict(zip(names, point.values)), "games": games,
             "score": None if score is None else round(score, 4),
             "elo": clean(elo) if games else None, "elo_low": clean(low) if games else None,
-            "elo_high": clean(high) if games else None}
+            "elo_high": clean(high) if games else None, **results}
 
 
 def _best(rows: list[dict]) -> str | None:
@@ -282,6 +284,9 @@ def _table_lines(names: list[str], rows: list[dict], best: str | None, args,
     lines = [f"sweep {args.template!r} ({against}), {games} games per "
              f"{'matchup' if args.league else 'point'}",
              f"   {head}  {'games':>5}  {'score':>6}  {'Elo':>7}  {'95 % interval':<18}"]
+    results = "wins" in rows[0]                   # against --vs: wins-draws-losses of each point
+    if results:
+        lines[-1] = lines[-1].replace("  score", f"  {'W-D-L':>11}  score", 1)
     own = "mean_score" in rows[0]
     if own:
         lines[-1] += "  mean score" + ("  success (95 %)" if "success" in rows[0] else "")
@@ -292,7 +297,8 @@ def _table_lines(names: list[str], rows: list[dict], best: str | None, args,
         mark = " *" if row["bot"] == best else "  "
         elo = format_elo(row["elo"], "-" if not row["games"] else
                          "+inf" if row["score"] > 0.5 else "-inf")
-        line = (f"{mark} {cells}  {row['games']:>5}  {score}  {elo:>7}  "
+        counts = f"  {row['wins']}-{row['draws']}-{row['losses']}".rjust(13) if results else ""
+        line = (f"{mark} {cells}  {row['games']:>5}{counts}  {score}  {elo:>7}  "
                 f"{format_bounds(row['elo_low'], row['elo_high']):<18}")
         if own:
             line += f"  {_format_mean(row['mean_score']):>10}"
@@ -306,7 +312,8 @@ def _table_lines(names: list[str], rows: list[dict], best: str | None, args,
 
 def _write_csv(path: str, names: list[str], rows: list[dict]) -> None:
     fields = names + ["bot", "games", "score", "elo", "elo_low", "elo_high"]
-    fields += [key for key in ("mean_score", "success", "success_low", "success_high")
+    fields += [key for key in ("wins", "draws", "losses", "mean_score", "success", "success_low",
+                               "success_high")
                if rows and key in rows[0]]
     try:
         with open(path, "w", newline="") as handle:
