@@ -12,7 +12,7 @@ import pytest
 from referee.api import UsageError
 from tests.conftest import ROOT, run_cli
 from tests.test_match import CALM
-from tools.sweep_command import expand_grid
+from tools.sweep_command import _best, expand_grid
 
 
 def test_one_list():
@@ -171,3 +171,9 @@ def test_success_plot_against_a_chosen_parameter(tmp_path):
                    "--plot", str(plot), "--plot-y", "success", "--plot-x", "seed")
     assert done.returncode == 0, done.stderr
     assert plot.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_points_that_all_beat_the_opponent_every_time_are_ranked_by_their_mean_score():
+    rows = [{"bot": bot, "games": 4, "score": 1.0, "elo": None, "mean_score": mean}
+            for bot, mean in (("greedy", 79.0), ("chokudai", 93.6), ("beam", 93.4))]
+    assert _best(rows) == "chokudai"

@@ -265,12 +265,14 @@ def _row(point: GridPoint, names: list[str], source) -> dict:
 
 
 def _best(rows: list[dict]) -> str | None:
-    """The point with the highest Elo (an unbounded one, all won or all lost, by its score)."""
+    """The point with the highest Elo (an unbounded one, all won or all lost, by its score; then
+    by its own mean score, which tells apart points that all beat the opponent every time)."""
     played = [row for row in rows if row["games"]]
-    def key(row: dict) -> tuple[float, float]:
+    def key(row: dict) -> tuple[float, float, float]:
         elo = row["elo"] if row["elo"] is not None else \
             (math.inf if row["score"] > 0.5 else -math.inf)
-        return elo, row["score"]
+        mean = row.get("mean_score")
+        return elo, row["score"], mean if mean is not None else -math.inf
     return max(played, key=key)["bot"] if played else None
 
 
