@@ -103,6 +103,11 @@ def test_listing_commands():
     (("play", "tictactoe", "random", "random", "--turn-ms", "0"), "must be positive"),
     (("bots", "chess"), "unknown game"),
     (("replay", "/nonexistent/replay.json"), "no replay file"),
+    (("match", "tictactoe", "random", "random", "-n", "2", "--out", "/proc/x/y.jsonl"),
+     "cannot be written"),
+    (("sweep", "tictactoe", "mcts --c {0.5,1}", "--vs", "random", "-n", "2", "--out", "/proc/x/y"),
+     "cannot be written"),
+    (("league", "tictactoe", "random", "mcts", "-n", "2", "--out", "/proc/x/y"), "cannot be written"),
 ])
 def test_usage_errors_are_one_line_and_exit_2(args, message):
     done = run_cli(*args)

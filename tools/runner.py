@@ -12,6 +12,7 @@ discarded), and the caller prints what finished.
 from __future__ import annotations
 
 import dataclasses
+import errno
 import fcntl
 import hashlib
 import itertools
@@ -171,8 +172,14 @@ class ResultsFile:
 
     def open(self) -> None:
         """Open for appending, after dropping a truncated last line (a SIGKILL mid-write)."""
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
+        try:
+            if self.path.is_dir():
+                raise IsADirectoryError(errno.EISDIR, "is a directory")
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
+        except OSError as error:
+            raise UsageError(f"results file {str(self.path)!r} cannot be written: "
+                             f"{error.strerror}") from None
         try:
             fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:
