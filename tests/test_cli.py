@@ -102,6 +102,7 @@ def test_listing_commands():
     (("play", "number_maze", "random", "--option", "height=0"), "must be >= 2"),
     (("play", "tictactoe", "random", "random", "--turn-ms", "0"), "must be positive"),
     (("bots", "chess"), "unknown game"),
+    (("bench", "nope"), "invalid choice: 'nope'"),
     (("replay", "/nonexistent/replay.json"), "no replay file"),
     (("match", "tictactoe", "random", "random", "-n", "2", "--out", "/proc/x/y.jsonl"),
      "cannot be written"),

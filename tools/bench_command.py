@@ -1,0 +1,31 @@
+"""``botarena bench NAME [ARGS]``: run one of the benchmarks (they print figures, assert nothing)."""
+from __future__ import annotations
+
+import argparse
+import importlib
+
+BENCHMARKS = {
+    "harness": ("tools.bench_harness", "the harness's cost per turn against a raw pipe, floods, "
+                                       "latency under load, soak, interruption"),
+    "xmas_rush": ("tools.bench_xmas_rush", "xmas_rush rules: pushes, reachability, random games"),
+    "xmas_search": ("tools.bench_xmas_search", "xmas_rush DUCT / pmc / hybrid iterations per 50 ms"),
+    "search": ("tools.bench_search", "the search library on tictactoe and the mazes"),
+    "othello": ("tools.bench_othello", "othello rules and search rates"),
+    "calculation": ("tools.bench_calculation", "calculation playouts and search rates"),
+    "bundle": ("tools.bundle_benchmark", "bundled against unbundled speed, start-up, sizes"),
+}
+
+
+def register(commands) -> None:
+    parser = commands.add_parser(
+        "bench", help="run a benchmark (prints figures)",
+        description="Run a benchmark. " + "; ".join(f"{name}: {text}"
+                                                    for name, (_, text) in BENCHMARKS.items()))
+    parser.add_argument("name", choices=sorted(BENCHMARKS))
+    parser.add_argument("args", nargs=argparse.REMAINDER, help="the benchmark's own arguments")
+    parser.set_defaults(func=run)
+
+
+def run(args) -> int:
+    module = importlib.import_module(BENCHMARKS[args.name][0])
+    return int(module.main(args.args) or 0)
