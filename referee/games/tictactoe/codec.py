@@ -36,16 +36,14 @@ def action_text(cell: int) -> str:
     return f"{cell // 3} {cell % 3}"
 
 
-def state_from_lines(lines: list[str], previous: TicTacToeState | None, seat_hint: int | None = None
-                     ) -> TicTacToeState:
+def state_from_lines(lines: list[str], previous: TicTacToeState | None) -> TicTacToeState:
     """The position a bot can rebuild from one turn's block and its own previous state.
 
-    The bot keeps its own state: it applies the opponent's move from the first line.
+    The bot keeps its own state: it applies the opponent's move from the first line
+    (``-1 -1`` on the game's first turn: nothing to apply).
     """
     state = previous.clone() if previous is not None else TicTacToeState()
     row, col = map(int, lines[0].split())
     if row >= 0:
-        if previous is None:        # we are the second player: the opponent moved first
-            state.to_move = 0
         state.play(row * 3 + col)
     return state
