@@ -13,10 +13,10 @@ from referee.api import TimeControl, UsageError
 from referee.games import game_names, load_game
 from referee.match import MatchResult, PlayerSpec, play_match
 from tests.conftest import ROOT, run_cli
-from tools.botspec import bot_parser, builtin_bots, resolve_bot
-from tools.bundle import build_bundle, resolve_entry, to_literal
-from tools.bundle_defaults import parse_defaults
-from tools.bundle_strip import strip_source
+from tools.arena.botspec import bot_parser, builtin_bots, resolve_bot
+from tools.bundle.builder import build_bundle, resolve_entry, to_literal
+from tools.bundle.defaults import parse_defaults
+from tools.bundle.strip import strip_source
 
 SEED = 1
 ITERATIONS = 8                      # small: the bots' own clocks never cut a search short

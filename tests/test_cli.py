@@ -7,7 +7,7 @@ import pytest
 
 from referee.games import game_names, load_game
 from tests.conftest import ROOT, run_cli
-from tools.botspec import builtin_bots
+from tools.arena.botspec import builtin_bots
 
 GAMES_WITH_RANDOM = [name for name in game_names() if "random" in builtin_bots(name)]
 

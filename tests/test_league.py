@@ -7,7 +7,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tests.test_match import CALM, crasher  # noqa: F401  (a fixture)
-from tools.standings import Standings, gauntlet, round_robin
+from tools.arena.standings import Standings, gauntlet, round_robin
 
 BOTS = ["random --seed 1", "random --seed 2", "random --seed 3"]
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import run_cli
-from tools.runner import derive_seed
+from tools.arena.runner import derive_seed
 
 RANDOM = "random --seed 1"
 OTHER = "random --seed 2"

@@ -10,7 +10,7 @@ import pytest
 from referee.api import TimeControl
 from referee.match import PlayerSpec, play_match
 from tests.conftest import ROOT
-from tools.bench_harness import BUSY_BOT, CountingGame
+from tools.bench.harness import BUSY_BOT, CountingGame
 
 CLOCK = TimeControl(first_turn_ms=3000, turn_ms=500, grace_ms=10)
 
@@ -48,7 +48,7 @@ def test_an_answer_faster_than_a_millisecond_has_no_cpu_reading():
                                   ["soak", "--games", "4", "--jobs", "2"],
                                   ["interrupt", "--rounds", "1"]])
 def test_the_harness_benchmark_runs(args):
-    done = subprocess.run([sys.executable, "-m", "tools.bench_harness", *args], cwd=ROOT,
+    done = subprocess.run([sys.executable, "-m", "tools.bench.harness", *args], cwd=ROOT,
                           capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
     assert {"overhead": "ratio harness/raw", "flood": "ratio harness/raw",

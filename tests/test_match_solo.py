@@ -5,8 +5,8 @@ import json
 
 from tests.conftest import run_cli
 from tests.test_match import CALM
-from tools.solo import SoloComparisons, combine, solo_jobs
-from tools.tally import HeadToHead
+from tools.arena.solo import SoloComparisons, combine, solo_jobs
+from tools.arena.tally import HeadToHead
 
 
 def _solo(name: str, pair: int, score: float, fault: str | None = None) -> dict:

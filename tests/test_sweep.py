@@ -12,7 +12,7 @@ import pytest
 from referee.api import UsageError
 from tests.conftest import ROOT, run_cli
 from tests.test_match import CALM
-from tools.sweep_command import _best, expand_grid
+from tools.cli.sweep import _best, expand_grid
 
 
 def test_one_list():

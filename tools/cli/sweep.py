@@ -14,11 +14,12 @@ from dataclasses import dataclass
 
 from referee.api import UsageError
 from tools import stats
-from tools.runner import interleave, paired_jobs
-from tools.solo import SoloComparisons, solo_jobs
-from tools.standings import Standings, round_robin
-from tools.tally import HeadToHead, format_bounds, format_elo
-from tools.tournament import Tournament, add_run_arguments, pair_count
+from tools.arena.runner import interleave, paired_jobs
+from tools.arena.solo import SoloComparisons, solo_jobs
+from tools.arena.standings import Standings, round_robin
+from tools.arena.tally import HeadToHead, format_bounds, format_elo
+from tools.arena.tournament import Tournament, pair_count
+from tools.cli.options import add_run_arguments
 
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:\.\.\s*(\d+)\s*)?$")

@@ -1,6 +1,6 @@
 """Work rates of the search library on the built-in games: iterations per second and per turn.
 
-Run: ``.venv/bin/python -m tools.bench_search [--ms 50] [--turns 20] [--only duct]``. Each
+Run: ``.venv/bin/python -m tools.bench.search [--ms 50] [--turns 20] [--only duct]``. Each
 figure runs its search for ``--turns`` turns of ``--ms`` milliseconds on fixed positions and
 prints the iterations per wall-clock second, per CPU second (what an idle core would give) and
 per turn, in each search's own unit (nodes, expanded states or playouts). A loaded machine

@@ -6,8 +6,8 @@ import sys
 from pathlib import Path
 
 from referee.api import UsageError
-from tools.bundle import CODINGAME_LIMIT, STRIP_MODES, build_bundle, resolve_entry
-from tools.bundle_defaults import parse_defaults
+from tools.bundle.builder import CODINGAME_LIMIT, STRIP_MODES, build_bundle, resolve_entry
+from tools.bundle.defaults import parse_defaults
 
 
 def register(commands) -> None:

@@ -6,9 +6,9 @@ import itertools
 from typing import Sequence
 
 from tools import stats
-from tools.runner import GameJob, interleave, paired_jobs
-from tools.solo import SoloComparisons, solo_jobs
-from tools.tally import HeadToHead, format_bounds, format_elo
+from tools.arena.runner import GameJob, interleave, paired_jobs
+from tools.arena.solo import SoloComparisons, solo_jobs
+from tools.arena.tally import HeadToHead, format_bounds, format_elo
 
 
 def round_robin(names: Sequence[str]) -> list[tuple[str, str]]:

@@ -1,4 +1,4 @@
-"""Benchmarks of the bot harness: ``python -m tools.bench_harness MODE``.
+"""Benchmarks of the bot harness: ``python -m tools.bench.harness MODE``.
 
   overhead  the harness's cost per turn (BotProcess.send + read_line) against a raw pipe
             echo round trip with the same child interpreter, measured in the same run
@@ -236,9 +236,9 @@ def _harness_figures() -> tuple[int, int, float, int]:
 
 def run_soak(games: int, jobs: int) -> None:
     from referee.games import load_game
-    from tools.botspec import resolve_bot
+    from tools.arena.botspec import resolve_bot
     from referee.process import become_subreaper
-    from tools.runner import Arena, paired_jobs, run_jobs
+    from tools.arena.runner import Arena, paired_jobs, run_jobs
     become_subreaper()                                 # as botarena's command line does
     game = load_game("tictactoe")
     players = {"random": resolve_bot("tictactoe", "random --seed 1"),
@@ -313,7 +313,7 @@ def run_interrupt(rounds: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_harness", description=__doc__,
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.harness", description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=("overhead", "flood", "latency", "soak", "interrupt"))
     parser.add_argument("--turns", type=int, help="turns (overhead: per round, default 5000; "

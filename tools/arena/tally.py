@@ -1,6 +1,6 @@
 """Results of two bots against each other, from the first one's point of view.
 
-Fed the game records of the results file (see ``tools.runner``), a :class:`HeadToHead` counts
+Fed the game records of the results file (see ``tools.arena.runner``), a :class:`HeadToHead` counts
 wins, draws and losses (overall and by seat), the pentanomial counts of complete pairs, faults
 by kind and latencies per bot, and turns them into the summary ``match`` prints.
 """

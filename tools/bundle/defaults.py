@@ -16,7 +16,7 @@ from typing import TYPE_CHECKING
 from referee.api import UsageError
 
 if TYPE_CHECKING:
-    from tools.bundle import Entry
+    from tools.bundle.entry import Entry
 
 
 def parse_defaults(entry: Entry, pairs: list[str]) -> dict:

@@ -1,6 +1,6 @@
 """Othello speed figures: move generation, random playouts, and the search bots' work rates.
 
-Run: ``.venv/bin/python -m tools.bench_othello [--seconds S]``. Prints one line per figure,
+Run: ``.venv/bin/python -m tools.bench.othello [--seconds S]``. Prints one line per figure,
 per CPU second of this process; compare runs made back to back all the same.
 """
 from __future__ import annotations

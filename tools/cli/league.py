@@ -4,8 +4,9 @@ from __future__ import annotations
 import json
 
 from referee.api import UsageError
-from tools.standings import Standings, gauntlet, round_robin
-from tools.tournament import Tournament, add_run_arguments, pair_count
+from tools.arena.standings import Standings, gauntlet, round_robin
+from tools.arena.tournament import Tournament, pair_count
+from tools.cli.options import add_run_arguments
 
 
 def register(commands) -> None:

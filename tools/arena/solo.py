@@ -11,7 +11,7 @@ from collections import Counter, defaultdict
 from typing import Callable, Sequence
 
 from referee.match import rank_seats
-from tools.runner import GameJob, derive_seed
+from tools.arena.runner import GameJob, derive_seed
 
 
 def solo_jobs(names: Sequence[str], seeds: int, base_seed: int) -> list[GameJob]:

@@ -7,8 +7,8 @@ from referee.api import TimeControl
 from referee.games import load_game
 from referee.match import PlayerSpec, play_match
 from referee.replay import read_replay, to_replay, verify_replay, write_replay
-from tools.botspec import resolve_bot
-from tools.play_command import summary_text
+from tools.arena.botspec import resolve_bot
+from tools.cli.play import summary_text
 
 
 def register(commands) -> None:

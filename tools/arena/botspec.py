@@ -12,7 +12,7 @@ from pathlib import Path
 from referee.api import UsageError
 from referee.match import PlayerSpec
 
-PROJECT_ROOT = Path(__file__).resolve().parent.parent
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
 def builtin_bots(game: str) -> list[str]:

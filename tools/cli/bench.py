@@ -5,14 +5,14 @@ import argparse
 import importlib
 
 BENCHMARKS = {
-    "harness": ("tools.bench_harness", "the harness's cost per turn against a raw pipe, floods, "
+    "harness": ("tools.bench.harness", "the harness's cost per turn against a raw pipe, floods, "
                                        "latency under load, soak, interruption"),
-    "xmas_rush": ("tools.bench_xmas_rush", "xmas_rush rules: pushes, reachability, random games"),
-    "xmas_search": ("tools.bench_xmas_search", "xmas_rush DUCT / pmc / hybrid iterations per 50 ms"),
-    "search": ("tools.bench_search", "the search library on tictactoe and the mazes"),
-    "othello": ("tools.bench_othello", "othello rules and search rates"),
-    "calculation": ("tools.bench_calculation", "calculation playouts and search rates"),
-    "bundle": ("tools.bundle_benchmark", "bundled against unbundled speed, start-up, sizes"),
+    "xmas_rush": ("tools.bench.xmas_rush", "xmas_rush rules: pushes, reachability, random games"),
+    "xmas_search": ("tools.bench.xmas_search", "xmas_rush DUCT / pmc / hybrid iterations per 50 ms"),
+    "search": ("tools.bench.search", "the search library on tictactoe and the mazes"),
+    "othello": ("tools.bench.othello", "othello rules and search rates"),
+    "calculation": ("tools.bench.calculation", "calculation playouts and search rates"),
+    "bundle": ("tools.bench.bundle", "bundled against unbundled speed, start-up, sizes"),
 }
 
 

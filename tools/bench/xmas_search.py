@@ -1,7 +1,7 @@
 """Xmas Rush search speed: playouts per 50 ms turn for the DUCT, hybrid and pmc bots (issue 4's target:
 DUCT >= 1,000 iterations per 50 ms at playout depth 2 on one core of CPython 3.11).
 
-Run: ``.venv/bin/python -m tools.bench_xmas_search [--turns N] [--depth D]``. Each search runs
+Run: ``.venv/bin/python -m tools.bench.xmas_search [--turns N] [--depth D]``. Each search runs
 on PUSH-turn positions of real games (greedy against greedy) for a 50 ms deadline, as the bots
 do, and prints the median iterations per turn by the wall clock; since other processes on a
 shared machine steal time, it also runs searches of a fixed number of iterations (--fixed, about

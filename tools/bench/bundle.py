@@ -1,6 +1,6 @@
 """Benchmark of ``botarena bundle``: speed of a hot function bundled and not, start-up, sizes.
 
-    python -m tools.bundle_benchmark [--repeat 5] [--rounds 3]
+    python -m tools.bench.bundle [--repeat 5] [--rounds 3]
 
 The hot function is a recursive negamax over the whole tic-tac-toe tree (549,946 nodes) in a
 module of its own: every call reads and writes module globals and calls into the inlined
@@ -23,8 +23,8 @@ import time
 from pathlib import Path
 
 from referee.games import game_names
-from tools.botspec import PROJECT_ROOT, builtin_bots
-from tools.bundle import CODINGAME_LIMIT, build_bundle, resolve_entry
+from tools.arena.botspec import PROJECT_ROOT, builtin_bots
+from tools.bundle.builder import CODINGAME_LIMIT, build_bundle, resolve_entry
 
 _HOT_MODULE = '''\
 from referee.games.tictactoe.rules import TicTacToeState

@@ -9,26 +9,10 @@ import sys
 from typing import Callable, Sequence
 
 from referee.api import UsageError
-from tools.botspec import resolve_bot
-from tools.common import add_game_arguments, game_setup
-from tools.runner import (Arena, GameJob, ResultsFile, RunIdentity, RunOutcome, run_jobs,
-                          to_record, usable_cores, worker_count)
-
-
-def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
-                      games_help: str) -> None:
-    parser.add_argument("-n", "--games", type=int, default=games_default, metavar="GAMES",
-                        help=f"{games_help}, rounded up to whole seat-swapped pairs "
-                        f"(default: {games_default})")
-    parser.add_argument("--jobs", "-j", type=int, metavar="J",
-                        help=f"games played at once (default: the number of cores, {usable_cores()})")
-    parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
-                        "id (default: random, or the one in the --out file)")
-    parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
-                        "the same command again to resume")
-    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
-    parser.add_argument("--quiet", action="store_true", help="no progress bar")
-    add_game_arguments(parser)
+from tools.arena.botspec import resolve_bot
+from tools.arena.runner import (Arena, GameJob, ResultsFile, RunIdentity, RunOutcome, run_jobs,
+                                to_record, worker_count)
+from tools.arena.setup import game_setup
 
 
 def pair_count(games: int) -> int:
@@ -55,7 +39,7 @@ class Tournament:
     def __init__(self, args: argparse.Namespace, bot_texts: Sequence[str]):
         self.game, self.options, self.clock = game_setup(args)
         low, high = self.game.seats
-        self.solo = (low, high) == (1, 1)     # compared seed by seed: see tools.solo
+        self.solo = (low, high) == (1, 1)     # compared seed by seed: see tools.arena.solo
         if not (self.solo or low <= 2 <= high):
             raise UsageError(f"{args.command} plays bots one against one; {self.game.name} is a "
                              f"game for {low if low == high else f'{low} to {high}'} players")

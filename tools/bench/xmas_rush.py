@@ -1,4 +1,4 @@
-"""Speed of the xmas_rush rules, the figures search bots live on: ``python -m tools.bench_xmas_rush``.
+"""Speed of the xmas_rush rules, the figures search bots live on: ``python -m tools.bench.xmas_rush``.
 
 Each figure runs for about ``--seconds`` of CPU time on one core and prints operations per CPU
 second (a busy machine still slows the figures down, through caches and clock speed):
@@ -126,7 +126,7 @@ def _rate_games(run, seconds: float) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench_xmas_rush",
+    parser = argparse.ArgumentParser(prog="python -m tools.bench.xmas_rush",
                                      description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per figure (default: 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the positions measured")

@@ -1,6 +1,6 @@
 """Calculation speed figures: playouts per second early in a deal, and the search bots' rates.
 
-Run: ``.venv/bin/python -m tools.bench_calculation [--seconds S]``. Figures are per CPU second
+Run: ``.venv/bin/python -m tools.bench.calculation [--seconds S]``. Figures are per CPU second
 of this process; compare runs made back to back all the same.
 """
 from __future__ import annotations
@@ -13,7 +13,7 @@ from bots.calculation._policy import greedy_action
 from bots.calculation.mcts import infoset_mcts
 from bots.search.chance import simple_tree
 from referee.games.calculation.rules import CalculationState
-from tools.bench_othello import rate, search_rate
+from tools.bench.othello import rate, search_rate
 
 
 def position_with_choices(seed: int, actions: int = 3) -> Belief:

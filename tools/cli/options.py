@@ -1,14 +1,13 @@
-"""Arguments and helpers the subcommands share."""
+"""Command-line arguments the subcommands share, and the output-file check made before any game."""
 from __future__ import annotations
 
 import argparse
-import dataclasses
 import os
 from pathlib import Path
 
-from referee.api import Game, TimeControl, UsageError
-from referee.games import load_game
+from referee.api import UsageError
 from referee.process import DEFAULT_MEMORY_MB
+from tools.arena.runner import usable_cores
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -41,28 +40,17 @@ def check_output_file(text: str, option: str) -> None:
         raise UsageError(f"{option} {text!r} cannot be written: {error.strerror}") from None
 
 
-def parse_option_pairs(texts: list[str]) -> dict[str, str]:
-    pairs: dict[str, str] = {}
-    for text in texts:
-        key, sep, value = text.partition("=")
-        if not sep or not key.strip():
-            raise UsageError(f"--option {text!r}: expected KEY=VALUE")
-        pairs[key.strip()] = value.strip()
-    return pairs
-
-
-def game_setup(args: argparse.Namespace) -> tuple[Game, dict, TimeControl]:
-    """The game, its options and its time control from the shared arguments."""
-    game = load_game(args.game)
-    options = game.parse_options(parse_option_pairs(args.option))
-    clock = game.time_control
-    changes = {}
-    for field, value in (("turn_ms", args.turn_ms), ("first_turn_ms", args.first_turn_ms),
-                         ("grace_ms", args.grace_ms)):
-        if value is not None:
-            if value < 0 or (field != "grace_ms" and value == 0):
-                raise UsageError(f"--{field.replace('_', '-')} {value}: must be positive")
-            changes[field] = value
-    if args.memory_mb is not None and args.memory_mb < 0:
-        raise UsageError(f"--memory-mb {args.memory_mb}: must be >= 0 (0 disables the cap)")
-    return game, options, dataclasses.replace(clock, **changes)
+def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
+                      games_help: str) -> None:
+    parser.add_argument("-n", "--games", type=int, default=games_default, metavar="GAMES",
+                        help=f"{games_help}, rounded up to whole seat-swapped pairs "
+                        f"(default: {games_default})")
+    parser.add_argument("--jobs", "-j", type=int, metavar="J",
+                        help=f"games played at once (default: the number of cores, {usable_cores()})")
+    parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
+                        "id (default: random, or the one in the --out file)")
+    parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
+                        "the same command again to resume")
+    parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
+    parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    add_game_arguments(parser)

@@ -18,31 +18,15 @@ from pathlib import Path
 
 from referee.api import UsageError
 from referee.games import game_names
-from tools.botspec import PROJECT_ROOT, builtin_bots
-from tools.bundle_defaults import bake_defaults
-from tools.bundle_strip import strip_source
+from tools.arena.botspec import PROJECT_ROOT, builtin_bots
+from tools.bundle.defaults import bake_defaults
+from tools.bundle.entry import Entry, display_path
+from tools.bundle.strip import strip_source
 
 CODINGAME_LIMIT = 100_000          # characters; CodinGame refuses code of this size or more
 STRIP_MODES = ("auto", "always", "never")
 _STDLIB = frozenset(sys.stdlib_module_names) | frozenset(sys.builtin_module_names) | {"__main__"}
 _IMPORT_ERRORS = {"ImportError", "ModuleNotFoundError", "Exception", "BaseException"}
-
-
-@dataclass(frozen=True)
-class Entry:
-    """The bot to bundle: its import name (``__main__`` for a script outside the project) and file."""
-
-    name: str
-    path: Path
-    search_roots: tuple[Path, ...]      # where its own modules are found, first match wins
-
-    @property
-    def package(self) -> str | None:
-        return self.name.rpartition(".")[0] if self.name != "__main__" else None
-
-    @property
-    def label(self) -> str:
-        return _display_path(self.path)
 
 
 @dataclass(frozen=True)
@@ -97,13 +81,6 @@ def _project_module_name(path: Path) -> str | None:
         if not (PROJECT_ROOT.joinpath(*parts[:depth]) / "__init__.py").is_file():
             return None
     return ".".join(parts) if len(parts) > 1 else None
-
-
-def _display_path(path: Path) -> str:
-    try:
-        return str(path.relative_to(PROJECT_ROOT))
-    except ValueError:
-        return str(path)
 
 
 def read_source(path: Path) -> str:

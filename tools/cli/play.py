@@ -8,8 +8,9 @@ import sys
 from referee.api import UsageError
 from referee.match import MatchResult, play_match
 from referee.replay import to_replay, write_replay
-from tools.botspec import resolve_bot
-from tools.common import add_game_arguments, check_output_file, game_setup
+from tools.arena.botspec import resolve_bot
+from tools.arena.setup import game_setup
+from tools.cli.options import add_game_arguments, check_output_file
 
 
 def register(commands) -> None:

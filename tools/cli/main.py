@@ -23,9 +23,9 @@ def build_parser() -> argparse.ArgumentParser:
     commands.required = True
     for name in COMMANDS:
         try:
-            module = importlib.import_module(f"tools.{name}_command")
+            module = importlib.import_module(f"tools.cli.{name}")
         except ModuleNotFoundError as error:
-            if error.name != f"tools.{name}_command":
+            if error.name != f"tools.cli.{name}":
                 raise
             continue
         module.register(commands)

@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from referee.games import load_game
-from tools.botspec import bot_description, bot_parser, builtin_bots
+from tools.arena.botspec import bot_description, bot_parser, builtin_bots
 
 
 def register(commands) -> None:

@@ -5,10 +5,11 @@ import json
 
 from referee.api import UsageError
 from tools import stats
-from tools.runner import paired_jobs
-from tools.solo import SoloComparisons, solo_jobs
-from tools.tally import HeadToHead, summary_lines
-from tools.tournament import Tournament, add_run_arguments, pair_count
+from tools.arena.runner import paired_jobs
+from tools.arena.solo import SoloComparisons, solo_jobs
+from tools.arena.tally import HeadToHead, summary_lines
+from tools.arena.tournament import Tournament, pair_count
+from tools.cli.options import add_run_arguments
 
 
 def register(commands) -> None:

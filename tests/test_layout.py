@@ -1,0 +1,103 @@
+"""The folders are the layers: dependencies run one way and no module imports itself back.
+
+referee (rules and harness) knows nothing of bots or tools; bots know only referee.games (rules
+and codecs, so a bundle is self-contained); in tools, cli -> arena -> referee, with stats, bundle,
+bench and view beside them and never imported by arena.
+"""
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+PACKAGES = ("referee", "bots", "tools")
+
+
+def _module_name(path: Path) -> str:
+    parts = path.relative_to(ROOT).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _imports(path: Path, *, top_level_only: bool) -> set[str]:
+    """Project modules ``path`` imports (at module level only, when asked: what runs at import)."""
+    tree = ast.parse(path.read_text(), filename=str(path))
+    nodes = tree.body if top_level_only else list(ast.walk(tree))
+    if top_level_only:     # an ``if TYPE_CHECKING:`` block imports nothing at run time
+        nodes = [node for node in nodes if not isinstance(node, ast.If)]
+    found = set()
+    for node in nodes:
+        if isinstance(node, ast.Import):
+            found.update(alias.name for alias in node.names)
+        elif isinstance(node, ast.ImportFrom) and node.module and node.level == 0:
+            found.add(node.module)
+            found.update(f"{node.module}.{alias.name}" for alias in node.names)
+    return {name for name in found if name.split(".")[0] in PACKAGES}
+
+
+def _project_modules() -> dict[str, Path]:
+    return {_module_name(path): path for package in PACKAGES
+            for path in (ROOT / package).rglob("*.py")}
+
+
+MODULES = _project_modules()
+
+
+def _resolve(name: str) -> str | None:
+    """The project module an imported name lives in (``from a.b import c`` may name a function)."""
+    while name and name not in MODULES:
+        name = name.rpartition(".")[0]
+    return name or None
+
+
+# (importer prefix, forbidden prefix): the arrows that must not exist
+FORBIDDEN = [
+    ("referee", "bots"), ("referee", "tools"),
+    ("bots", "tools"),
+    ("tools.arena", "tools.cli"), ("tools.stats", "tools.cli"), ("tools.stats", "tools.arena"),
+    ("tools.bundle", "tools.cli"), ("tools.bench", "tools.cli"),
+]
+
+
+def _within(name: str, prefix: str) -> bool:
+    return name == prefix or name.startswith(prefix + ".")
+
+
+@pytest.mark.parametrize("importer, forbidden", FORBIDDEN)
+def test_dependencies_run_one_way(importer, forbidden):
+    wrong = sorted(f"{name} imports {imported}"
+                   for name, path in MODULES.items() if _within(name, importer)
+                   for imported in _imports(path, top_level_only=False)
+                   if _within(imported, forbidden))
+    assert not wrong, wrong
+
+
+def test_no_import_circles():
+    graph = {name: {_resolve(imported) for imported in _imports(path, top_level_only=True)} - {None, name}
+             for name, path in MODULES.items()}
+    # a package's __init__ importing its own submodule is not a circle worth naming
+    graph = {name: {target for target in targets if not _within(target, name)}
+             for name, targets in graph.items()}
+    state: dict[str, int] = {}
+    circles = []
+
+    def visit(name: str, trail: list[str]) -> None:
+        state[name] = 1
+        for target in sorted(graph.get(name, ())):
+            if state.get(target) == 1:
+                circles.append(trail[trail.index(target):] + [target] if target in trail else [name, target])
+            elif target not in state:
+                visit(target, trail + [target])
+        state[name] = 2
+
+    for name in sorted(graph):
+        if name not in state:
+            visit(name, [name])
+    assert not circles, circles
+
+
+def test_the_tools_folder_is_layered():
+    loose = sorted(path.name for path in (ROOT / "tools").glob("*.py")
+                   if path.name not in {"__init__.py", "stats.py"})
+    assert not loose, f"modules loose in tools/ (put them in a subsystem folder): {loose}"

@@ -1,0 +1,1 @@
+"""Playing game jobs: bot specs, runners, results files, standings and tallies."""

@@ -1,0 +1,1 @@
+"""Benchmarks (``botarena bench NAME``): they print figures and assert nothing."""

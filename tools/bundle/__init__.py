@@ -1,0 +1,1 @@
+"""The bundler: one self-contained file a contest site accepts."""
