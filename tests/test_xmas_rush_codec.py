@@ -183,3 +183,41 @@ def test_hidden_quests_follow_what_the_leader_already_drew():
     assert names[0][::-1][:2] == sequence[3:5]             # its next two draws are known
     assert names[0][:len(names[1])] == names[1]            # the rest: one order for both decks
     assert sorted(names[1]) == sorted(sequence[5:])
+
+
+def _plain_turn_lines(state: XmasRushState, seat: int) -> list[str]:
+    """The input block built the slow, obvious way: cell by cell, items by a full scan."""
+    from referee.games.xmas_rush.board import CELL_BITS, SIZE, item_name, item_owner, pattern_of
+    from referee.games.xmas_rush.rules import HAND
+    other = 1 - seat
+    lines = [str(state.turn & 1)]
+    for y in range(SIZE):
+        lines.append(" ".join(pattern_of(state.board >> (CELL_BITS * (y * SIZE + x)) & 15)
+                              for x in range(SIZE)))
+    for player in (seat, other):
+        cell = state.pos[player]
+        lines.append(f"{state.remaining(player)} {cell % SIZE} {cell // SIZE} "
+                     f"{pattern_of(state.hands[player] & 15)}")
+    where = state.item_cells()
+    present = [code for code in state.item_order if code in where]
+    lines.append(str(len(present)))
+    for code in present:
+        cell = where[code]
+        place = ("-1 -1" if cell == HAND[seat] else "-2 -2" if cell == HAND[other]
+                 else f"{cell % SIZE} {cell // SIZE}")
+        lines.append(f"{item_name(code)} {place} {0 if item_owner(code) == seat else 1}")
+    lines.append(str(len(state.quests[seat]) + len(state.quests[other])))
+    for player, label in ((seat, 0), (other, 1)):
+        lines.extend(f"{item_name(code)} {label}" for code in state.quests[player])
+    return lines
+
+
+@pytest.mark.parametrize("level", [1, 3, 6])
+def test_the_fast_input_block_equals_the_plain_one_all_game_long(level):
+    """turn_lines keeps the last board's lines and items: both seats, every turn, whole games."""
+    for seed in range(4):
+        state, rng = XmasRushState.new_game(seed * 7919 - 3, level), random.Random(seed)
+        while not state.is_over():
+            for seat in (1, 0, 1):
+                assert codec.turn_lines(state, seat) == _plain_turn_lines(state, seat), state.turn
+            state.apply([rng.choice(state.legal_actions(0)), rng.choice(state.legal_actions(1))])

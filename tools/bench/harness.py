@@ -63,14 +63,35 @@ class _RawEcho:
         self.child.wait()
 
 
-def paired_round_trips(code: str, turns: int) -> tuple[list[float], list[float]]:
+def _placements() -> dict[str, tuple[set[int], set[int]] | None]:
+    """CPU sets (this process, the children) per placement: both on one core, or one core each.
+
+    A round trip costs ~12 us when parent and child share a core and 50-65 us when they do not,
+    so a ratio is only fair when raw and harness turns see the same placement.
+    """
+    cpus = sorted(os.sched_getaffinity(0))
+    same = ({cpus[0]}, {cpus[0]})
+    cross = ({cpus[0]}, {cpus[1]}) if len(cpus) > 1 else None
+    return {"same core": same, "cross core": cross}
+
+
+def paired_round_trips(code: str, turns: int,
+                       placement: tuple[set[int], set[int]] | None = None
+                       ) -> tuple[list[float], list[float]]:
     """Per-turn seconds of a raw round trip and of a harness turn, alternating turn by turn.
 
     Alternating makes both see the same machine at the same moment; medians of the
-    per-turn times then ignore the turns where another process took the CPU.
+    per-turn times then ignore the turns where another process took the CPU. ``placement``
+    pins this process and both children to CPU sets (parent's, children's) for the run.
     """
+    before = os.sched_getaffinity(0)
+    if placement:
+        os.sched_setaffinity(0, placement[0])
     raw = _RawEcho(code)
     bot = BotProcess([sys.executable, "-c", code], name="echo")
+    if placement:
+        for pid in (raw.child.pid, bot.pid):
+            os.sched_setaffinity(pid, placement[1])
     clock = time.perf_counter
     raw_times, harness_times = [], []
     try:
@@ -88,6 +109,7 @@ def paired_round_trips(code: str, turns: int) -> tuple[list[float], list[float]]
     finally:
         raw.close()
         bot.close()
+        os.sched_setaffinity(0, before)
     return raw_times, harness_times
 
 
@@ -95,16 +117,24 @@ def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo",
                  target: str = "(target <= 1.3)") -> None:
     print(f"{label}: {turns} turns x {rounds} rounds, raw and harness turns alternating "
           f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
-    print(f"  {'round':>5} {'raw p50 us':>11} {'harness p50 us':>15} {'ratio':>6}   "
-          f"{'raw mean':>9} {'harness mean':>13}")
-    ratios = []
-    for number in range(1, rounds + 1):
-        raw, harness = paired_round_trips(code, turns)
-        raw_p50, harness_p50 = statistics.median(raw) * 1e6, statistics.median(harness) * 1e6
-        ratios.append(harness_p50 / raw_p50)
-        print(f"  {number:>5} {raw_p50:>11.1f} {harness_p50:>15.1f} {ratios[-1]:>6.2f}   "
-              f"{statistics.mean(raw) * 1e6:>9.1f} {statistics.mean(harness) * 1e6:>13.1f}")
-    print(f"  ratio harness/raw (median of rounds): {statistics.median(ratios):.2f}   {target}")
+    for name, placement in _placements().items():
+        if placement is None:
+            print(f"  {name}: skipped (one usable CPU)")
+            continue
+        print(f"  {name} (this process on CPU {min(placement[0])}, the bots on CPU "
+              f"{min(placement[1])}):")
+        print(f"  {'round':>5} {'raw p50 us':>11} {'harness p50 us':>15} {'ratio':>6}   "
+              f"{'raw mean':>9} {'harness mean':>13}")
+        ratios = []
+        for number in range(1, rounds + 1):
+            raw, harness = paired_round_trips(code, turns, placement)
+            raw_p50, harness_p50 = statistics.median(raw) * 1e6, statistics.median(harness) * 1e6
+            ratios.append(harness_p50 / raw_p50)
+            print(f"  {number:>5} {raw_p50:>11.1f} {harness_p50:>15.1f} {ratios[-1]:>6.2f}   "
+                  f"{statistics.mean(raw) * 1e6:>9.1f} {statistics.mean(harness) * 1e6:>13.1f}")
+        verdict = target if name == "same core" else "(for reference: the ratio is taken on one core)"
+        print(f"  {name}: ratio harness/raw (median of rounds): {statistics.median(ratios):.2f}   "
+              f"{verdict}  load average {os.getloadavg()[0]:.2f}")
 
 
 # -- latency ----------------------------------------------------------------------------------

@@ -13,6 +13,8 @@ BENCHMARKS = {
     "othello": ("tools.bench.othello", "othello rules and search rates"),
     "calculation": ("tools.bench.calculation", "calculation playouts and search rates"),
     "bundle": ("tools.bench.bundle", "bundled against unbundled speed, start-up, sizes"),
+    "throughput": ("tools.bench.throughput", "xmas_rush games/s of instant bots against the bound "
+                                             "of start-ups and pipe round trips; referee CPU per answer"),
 }
 
 

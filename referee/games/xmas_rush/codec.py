@@ -29,33 +29,65 @@ _EXPECTED = ("expected 'PUSH <0-6> <UP|RIGHT|DOWN|LEFT>' in a PUSH turn, "
 
 
 # -- state -> input lines ---------------------------------------------------------
+_TILE_TEXT = tuple(pattern_of(tile) for tile in range(16))
+_ROW_SHIFTS = tuple(tuple(CELL_BITS * (y * SIZE + x) for x in range(SIZE)) for y in range(SIZE))
+_CELL_TEXT = tuple(f"{cell % SIZE} {cell // SIZE}" for cell in range(SIZE * SIZE))
+_ITEM_TEXT = ("",) + tuple(item_name(code) for code in range(1, 2 * len(ITEM_INDEX) + 1))
+_CELL_VALUE = (1 << CELL_BITS) - 1
+_board_cache: tuple[int, tuple[str, ...], dict[int, int]] = (-1, (), {})
+
+
+def _board_view(board: int) -> tuple[tuple[str, ...], dict[int, int]]:
+    """The 7 tile lines of ``board`` and where its items are (code -> cell), in one pass.
+
+    Both seats of a turn, and every MOVE turn after a PUSH turn, see the same board: the last
+    board's view is kept (one tuple, so threads that share it read a consistent entry).
+    """
+    global _board_cache
+    cached = _board_cache
+    if cached[0] == board:
+        return cached[1], cached[2]
+    tile_text, cell_value = _TILE_TEXT, _CELL_VALUE
+    rows = []
+    where = {}
+    cell = 0
+    for shifts in _ROW_SHIFTS:
+        values = [board >> shift & cell_value for shift in shifts]
+        rows.append(" ".join([tile_text[value & 15] for value in values]))
+        for value in values:
+            if value >> ITEM_SHIFT:
+                where[value >> ITEM_SHIFT] = cell
+            cell += 1
+    view = tuple(rows)
+    _board_cache = (board, view, where)
+    return view, where
+
+
 def turn_lines(state: XmasRushState, seat: int) -> list[str]:
     """The input block ``seat`` receives at the current turn."""
     other = 1 - seat
-    board = state.board
-    lines = [str(state.turn & 1)]
-    for y in range(SIZE):
-        lines.append(" ".join(pattern_of(board >> (CELL_BITS * (y * SIZE + x)) & 15)
-                              for x in range(SIZE)))
+    rows, on_board = _board_view(state.board)
+    lines = [str(state.turn & 1), *rows]
+    hands = state.hands
     for player in (seat, other):
         cell = state.pos[player]
-        lines.append(f"{state.remaining(player)} {cell % SIZE} {cell // SIZE} "
-                     f"{pattern_of(state.hands[player] & 15)}")
-    where = state.item_cells()
-    present = [code for code in state.item_order if code in where]
-    lines.append(str(len(present)))
-    for code in present:
-        cell = where[code]
-        if cell == HAND[seat]:
-            place = "-1 -1"
-        elif cell == HAND[other]:
-            place = "-2 -2"
+        lines.append(f"{state.remaining(player)} {_CELL_TEXT[cell]} {_TILE_TEXT[hands[player] & 15]}")
+    on_hand = {hands[player] >> ITEM_SHIFT: player for player in (0, 1) if hands[player] >> ITEM_SHIFT}
+    items = []
+    for code in state.item_order:
+        if code in on_board:
+            place = _CELL_TEXT[on_board[code]]
+        elif code in on_hand:
+            place = "-1 -1" if on_hand[code] == seat else "-2 -2"
         else:
-            place = f"{cell % SIZE} {cell // SIZE}"
-        lines.append(f"{item_name(code)} {place} {0 if item_owner(code) == seat else 1}")
-    lines.append(str(len(state.quests[seat]) + len(state.quests[other])))
-    for player, label in ((seat, 0), (other, 1)):
-        lines.extend(f"{item_name(code)} {label}" for code in state.quests[player])
+            continue
+        items.append(f"{_ITEM_TEXT[code]} {place} {0 if (code - 1) & 1 == seat else 1}")
+    lines.append(str(len(items)))
+    lines += items
+    quests = state.quests
+    lines.append(str(len(quests[seat]) + len(quests[other])))
+    lines += [f"{_ITEM_TEXT[code]} 0" for code in quests[seat]]
+    lines += [f"{_ITEM_TEXT[code]} 1" for code in quests[other]]
     return lines
 
 
