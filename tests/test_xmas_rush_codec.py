@@ -13,6 +13,8 @@ from referee.games.xmas_rush.rules import Move, Push, XmasRushState
 
 GAME = load_game("xmas_rush")
 
+# seed 1, league 6, seat 0; item lines in the final referee's order (df8eb80: pairs appended,
+# then one shuffle), printed by its own GameBoard on a JVM
 SEED_1_SEAT_0 = """0
 0110 0011 1101 1001 0011 1110 0101
 0111 1001 1010 1010 1110 1001 1010
@@ -24,30 +26,30 @@ SEED_1_SEAT_0 = """0
 12 0 0 1010
 12 6 6 1010
 24
-FISH 3 5 1
-POTION 1 6 1
-DIAMOND 2 2 0
-DIAMOND 4 4 1
-FISH 3 1 0
-MASK 2 3 1
-CANDY 0 4 1
-CANE 2 1 0
-KEY 1 0 0
-POTION 5 0 0
-ARROW 6 0 1
-CANDY 6 2 0
-KEY 5 6 1
-MASK 4 3 0
-CANE 4 5 1
 SWORD 0 3 1
-BOOK 5 5 0
-SCROLL 1 2 1
+ARROW 6 0 1
 SCROLL 5 4 0
-SHIELD 6 1 1
-ARROW 0 6 0
-BOOK 1 1 1
+SCROLL 1 2 1
 SWORD 6 3 0
+BOOK 1 1 1
+SHIELD 6 1 1
+KEY 1 0 0
+CANE 2 1 0
+ARROW 0 6 0
+POTION 1 6 1
 SHIELD 0 5 0
+CANE 4 5 1
+BOOK 5 5 0
+KEY 5 6 1
+FISH 3 5 1
+MASK 4 3 0
+DIAMOND 4 4 1
+DIAMOND 2 2 0
+CANDY 0 4 1
+POTION 5 0 0
+MASK 2 3 1
+FISH 3 1 0
+CANDY 6 2 0
 6
 ARROW 0
 DIAMOND 0

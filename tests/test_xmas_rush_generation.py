@@ -1,17 +1,29 @@
 """xmas_rush: java.util.Random port, CodinGame's generation for a seed, league options.
 
-Fidelity evidence, strongest first:
+Fidelity evidence, strongest first. "Final code" is the official referee,
+CodinGameCommunity/XmasRush at df8eb80 (its last commit; the generation has not
+changed since 4eb2465, 2018-12-10, before the contest opened).
+- ``FINAL_ITEM_LINES``: the item lines the final code sends for seed 0 in league 3,
+  printed by the final code's own ``GameBoard``/``TileModel``/``Constants`` classes
+  compiled on a JVM (with ``Referee.init``'s league switch and name shuffle restated):
+  each pair is appended (player 0's tile, then player 1's), then one
+  ``Collections.shuffle``. Commit 2748964 (2018-12-07) made it so; before it, the
+  newest pair went first.
 - ``OFFICIAL_*``: the official referee's own output for seed 6469653652862993400
-  in league 1 (repository CodinGameCommunity/XmasRush: ``src/test/java/Main.java``
-  runs that seed in league "1"; ``src/test/java/input.txt`` is the input it
-  produced, in that version's line order). Our rules reproduce its board, items and
-  quests, and the next three game turns (a row and a column pushed together, a
-  move, two columns pushed together with an item popped onto a hand tile).
+  in league 1 (``src/test/java/Main.java`` runs that seed in league "1";
+  ``src/test/java/input.txt`` is the input it produced). That file was recorded
+  on 2018-12-05, before commit 2748964, so it is the authority for the board, the
+  items, the quests and the turns that follow, but NOT for the order of item lines
+  (with one pair per player, as here, both versions give the same order).
 - ``JAVA_RANDOM_GOLDEN``: values printed by a JVM (OpenJDK 17) for ``new
   Random(seed)``: ``nextInt()``, ``nextInt(bound)`` for several bounds, then
   ``Collections.shuffle`` of 0..23.
-- ``GOLDEN_BOARDS``: our own boards for a few seeds, pinned so they never drift; they
-  agree with a JVM re-statement of the referee's generation for 211 seeds and 5 leagues.
+- ``GOLDEN_BOARDS``: boards for a few seeds, pinned so they never drift; the item
+  lines are the final code's (the JVM set-up above, which agrees with ours line
+  for line on the board, hand tile and item lines for 44 seeds in 5 leagues).
+- ``test_tile_pools_are_the_final_constants``, ``test_answers_are_case_sensitive``:
+  details re-read in the final ``Constants.java`` (pool contents in list order, the
+  answer regexes without CASE_INSENSITIVE).
 """
 from __future__ import annotations
 
@@ -82,6 +94,21 @@ OFFICIAL_AFTER_SECOND_PUSHES = ["0110 1101 0111 1001 1001 0101 0111",
                                 "0110 1101 0101 0111 1101 1101 0111"]
 
 
+# seed 0, league 3: every item line seat 0 receives on the first turn, as the final code
+# (df8eb80, after commit 2748964) sends them; the issue's check value is the first five
+FINAL_ITEM_LINES = ["POTION 5 3 0", "CANE 3 6 0", "SWORD 5 4 1", "DIAMOND 2 3 0", "MASK 0 6 0",
+                    "SCROLL 4 1 1", "FISH 2 0 1", "FISH 4 6 0", "SHIELD 4 0 0", "CANDY 4 5 0",
+                    "BOOK 6 5 0", "ARROW 0 2 0", "CANE 3 0 1", "MASK 6 0 1", "SWORD 1 2 0",
+                    "KEY 4 4 1", "SCROLL 2 5 0", "CANDY 2 1 1", "KEY 2 2 0", "SHIELD 2 6 1",
+                    "ARROW 6 4 1", "DIAMOND 4 3 1", "BOOK 0 1 1", "POTION 1 3 1"]
+
+
+def test_item_lines_in_the_final_referees_order():
+    lines = GAME.turn_lines(GAME.new_state(0, GAME.parse_options({"league": "3"}), 2), 0)
+    assert lines[10] == "24"
+    assert lines[11:35] == FINAL_ITEM_LINES
+
+
 def test_official_referee_output_for_its_own_seed():
     state = GAME.new_state(OFFICIAL_SEED, {"league": 1}, 2)
     lines = GAME.turn_lines(state, 0)
@@ -103,14 +130,15 @@ def test_official_referee_output_for_its_own_seed():
 
 GOLDEN_BOARDS = {
     # (league, seed): (board line y=0, line y=3, player 0's hand tile, first item line, last quest line)
+    # first item lines: the final code (df8eb80) on a JVM, as FINAL_ITEM_LINES
     (6, 0): ("0110 0011 1101 1010 1010 1010 1010", "0111 0101 1001 1111 0110 0101 1101", "0110",
-             "SHIELD 4 0 0", "POTION 1"),
+             "POTION 5 3 0", "POTION 1"),
     (6, -1): ("0110 1010 1010 1101 0011 0111 1010", "1101 1001 1001 0101 0110 0110 0111", "1010",
-              "POTION 0 3 1", "CANE 1"),
+              "KEY 6 2 1", "CANE 1"),
     (6, -2634497367583446500): ("0110 0011 0101 1001 1101 0011 1010",
-                                "0011 1010 1010 1111 1010 1010 1100", "0110", "ARROW 5 5 1", "MASK 1"),
+                                "0011 1010 1010 1111 1010 1010 1100", "0110", "BOOK 3 0 1", "MASK 1"),
     (6, OFFICIAL_SEED): ("0110 1101 1001 1010 0110 0101 1101", "1010 1001 0101 0101 0101 0110 1010",
-                         "0110", "SHIELD 0 2 0", "BOOK 1"),
+                         "0110", "CANE 1 0 0", "BOOK 1"),
     (1, -1): ("0110 1010 1010 0111 1110 0111 1010", "1101 1001 1001 0101 0110 0110 0111", "1010",
               "DIAMOND 2 5 1", "DIAMOND 1"),
 }
@@ -159,6 +187,33 @@ def test_league_table():
         (12, 3, False, 3), (12, 3, False, 3)]
     assert all(len(pool) == 24 for pool in TILE_POOLS.values())
     assert len(ITEM_NAMES) == 12
+
+
+def test_tile_pools_are_the_final_constants():
+    # Constants.TILE_PATTERNS at df8eb80 (pools 2 and 3 added by 4eb2465), in list order:
+    # a pattern is drawn by its index in the shrinking list, so the order matters
+    runs = {1: [("0110", 8), ("1101", 3), ("0111", 6), ("1010", 6), ("1111", 1)],
+            2: [("0110", 8), ("1101", 3), ("0111", 4), ("1010", 9)],
+            3: [("0110", 10), ("1101", 3), ("0111", 2), ("1010", 9)]}
+    for number, pool in runs.items():
+        assert list(TILE_POOLS[number]) == [pattern for pattern, count in pool for _ in range(count)]
+    # Referee.init: leagues 1-3 draw from pool 1, 4-5 from pool 2, the others from pool 3
+    assert [league(level).pool for level in range(1, 8)] == [1, 1, 1, 2, 2, 3, 3]
+
+
+def test_answers_are_case_sensitive():
+    # the final Constants.java compiles its answer regexes without CASE_INSENSITIVE and
+    # Referee.parseAction applies them with matches(): lowercase is a fatal invalid input
+    from referee.api import InvalidAction
+    push_turn = GAME.new_state(0, {"league": 6}, 2)
+    for line in ("push 1 UP", "PUSH 1 up", "Push 1 Up"):
+        with pytest.raises(InvalidAction):
+            GAME.parse_action(push_turn, 0, line)
+    push_turn.apply((Push(1, RIGHT), Push(1, RIGHT)))
+    assert not push_turn.is_push_turn()
+    for line in ("move UP", "MOVE up", "pass", "Pass"):
+        with pytest.raises(InvalidAction):
+            GAME.parse_action(push_turn, 0, line)
 
 
 def test_league_option_changes_quests_and_reveals():

@@ -5,6 +5,10 @@ and ``fillEmptyTiles``, the item-name shuffle, ``placeItems``): centre
 ``nextInt(3)``; per drawn tile ``nextInt(poolSize)`` then ``nextInt(3)`` (0..2
 quarter turns, never 3); the names' Fisher-Yates with ``nextInt(12)``; one
 ``nextInt(49)`` per placement attempt; ``Collections.shuffle`` of the item tiles.
+The item tiles are listed pair by pair, each pair (player 0's tile, then player 1's)
+appended at the end, before that one shuffle: the final referee (df8eb80; commit
+2748964 of 2018-12-07 stopped inserting the newest pair first), so the item lines
+come in the order CodinGame sent during the contest.
 """
 from __future__ import annotations
 
@@ -113,7 +117,7 @@ def generate(seed: int, rules: League) -> Setup:
         items[item_code(name, 0)] = cell
         items[item_code(name, 1)] = _mirror(cell)
         occupied.update((cell, _mirror(cell)))
-        item_tiles[0:0] = [cell, _mirror(cell)]         # addAll(0, ...): newest pair first
+        item_tiles += (cell, _mirror(cell))              # appended: the final code (commit 2748964)
     java_shuffle(item_tiles, rnd)
     owner_at = {cell: code for code, cell in items.items()}
     return Setup(tiles=tuple(tiles), hands=hands, items=items,
