@@ -5,11 +5,11 @@ from __future__ import annotations
 import argparse
 import dataclasses
 import random
-import sys
 from typing import Callable, Sequence
 
 from referee.api import UsageError
 from tools.arena.botspec import resolve_bot
+from tools.arena.progress import open_progress
 from tools.arena.runner import (Arena, GameJob, ResultsFile, RunIdentity, RunOutcome, run_jobs,
                                 to_record, worker_count)
 from tools.arena.setup import game_setup
@@ -48,7 +48,8 @@ class Tournament:
                    for name, text in zip(self.bots, bot_texts)}
         self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players)
         self.workers = worker_count(args.jobs)
-        self.show_progress = not (args.quiet or args.json) and sys.stderr.isatty()
+        self.quiet = bool(args.quiet or args.json)
+        self.command = args.command
         identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, args.seed)
         self.results = ResultsFile(args.out) if args.out else None
         self.records: list[dict] = []
@@ -80,31 +81,24 @@ class Tournament:
             return RunOutcome()
         if self.results is not None:
             self.results.open()
-        bar = self._progress_bar(len(done))
+        progress = open_progress(self.planned, len(done), f"{self.command} {self.game.name}",
+                                 quiet=self.quiet)
         def on_result(job: GameJob, result) -> bool:
             record = to_record(result, job, self.identity)
             if self.results is not None:
                 self.results.append(record)
             self.finished += 1
             stop = on_record(record)
-            if bar is not None:
-                bar.set_postfix_str(progress_text(), refresh=False)
-                bar.update(1)
+            if progress is not None:
+                progress.update(self.finished, progress_text())
             return stop
         try:
             return run_jobs(self.arena, pending, workers=self.workers, on_result=on_result)
         finally:
-            if bar is not None:
-                bar.close()
+            if progress is not None:
+                progress.close()
             if self.results is not None:
                 self.results.close()
-
-    def _progress_bar(self, initial: int):
-        if not self.show_progress:
-            return None
-        from tqdm import tqdm
-        return tqdm(total=self.planned, initial=initial, unit="game", file=sys.stderr, leave=False,
-                    desc=self.game.name, dynamic_ncols=True, smoothing=0.05)
 
     def status_lines(self, outcome: RunOutcome) -> list[str]:
         """Seed, results file and, after an interruption, how to resume."""

@@ -46,7 +46,7 @@ def run(args) -> int:
     try:
         result = play_match(game, players, seed=seed, options=options, time_control=clock,
                             memory_mb=args.memory_mb or None, record=bool(args.replay),
-                            on_turn=(lambda turn: progress.update(1)) if progress else None)
+                            on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:
             progress.close()
