@@ -2,11 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import hashlib
 import importlib
 import os
 import pkgutil
 import shlex
 import sys
+from dataclasses import dataclass
 from pathlib import Path
 
 from referee.api import UsageError
@@ -44,6 +47,37 @@ def _python_env() -> dict[str, str]:
     return env
 
 
+@dataclass(frozen=True)
+class BotSpec(PlayerSpec):
+    """A PlayerSpec as the user named it: ``command`` is the BOT text; ``seeded_by_harness``
+    is True for a built-in bot that takes --seed and was not given one (see ``for_game``)."""
+
+    command: str = ""
+    seeded_by_harness: bool = False
+
+
+def bot_seed(game_seed: int, seat: int) -> int:
+    """The seed a built-in bot without --seed gets: a function of the game seed and its seat."""
+    digest = hashlib.sha256(f"botarena-bot:{game_seed}:{seat}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+def for_game(spec: PlayerSpec, game_seed: int, seat: int) -> PlayerSpec:
+    """``spec`` as it plays seat ``seat`` of the game on ``game_seed``: a built-in bot left
+    without --seed gets ``--seed bot_seed(...)``, so the same seed plays the same game (a
+    replay re-runs it, a results file's game can be played again); other bots are untouched."""
+    if not isinstance(spec, BotSpec) or not spec.seeded_by_harness:
+        return spec
+    seed = str(bot_seed(game_seed, seat))
+    return dataclasses.replace(spec, argv=(*spec.argv, "--seed", seed),
+                               command=f"{spec.command} --seed {seed}", seeded_by_harness=False)
+
+
+def command_of(spec: PlayerSpec) -> str:
+    """What to type to start ``spec`` again (the BOT text, with a harness-given seed)."""
+    return spec.command if isinstance(spec, BotSpec) and spec.command else spec.name
+
+
 def resolve_bot(game: str, text: str, *, check_args: bool = True) -> PlayerSpec:
     """The PlayerSpec for ``text``; UsageError (one line, says what to fix) when it cannot be."""
     try:
@@ -54,21 +88,21 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True) -> PlayerSpec:
         raise UsageError("empty bot command")
     head, args = words[0], words[1:]
     if head in builtin_bots(game):
-        if check_args:
-            _check_bot_args(game, head, args, text)
+        parsed = _parse_bot_args(game, head, args, text, strict=check_args)
         argv = (sys.executable, "-P", "-m", f"bots.{game}.{head}", *args)
-        return PlayerSpec(name=text, argv=argv, env=_python_env())
+        return BotSpec(name=text, argv=argv, env=_python_env(), command=text,
+                       seeded_by_harness=getattr(parsed, "seed", False) is None)
     if head.endswith(".py"):
         if not Path(head).is_file():
             raise UsageError(f"bot {text!r}: no file {head!r}")
-        return PlayerSpec(name=text, argv=(sys.executable, head, *args))
+        return BotSpec(name=text, argv=(sys.executable, head, *args), command=text)
     if os.sep not in head and "." not in head and not _on_path(head):
         known = ", ".join(builtin_bots(game)) or "none"
         raise UsageError(f"unknown bot {head!r} for {game} (built-in: {known}; "
                          "or give a path to a .py file or a command)")
     if os.sep in head and not Path(head).exists():
         raise UsageError(f"bot {text!r}: no file {head!r}")
-    return PlayerSpec(name=text, argv=tuple(words))
+    return BotSpec(name=text, argv=tuple(words), command=text)
 
 
 def _on_path(program: str) -> bool:
@@ -85,13 +119,18 @@ class _QuietParser(argparse.ArgumentParser):
         raise _ArgumentProblem(message)
 
 
-def _check_bot_args(game: str, name: str, args: list[str], text: str) -> None:
-    """Reject a built-in bot's bad arguments here, with one line, rather than as a crash fault."""
+def _parse_bot_args(game: str, name: str, args: list[str], text: str, *,
+                    strict: bool) -> argparse.Namespace | None:
+    """A built-in bot's parsed arguments; bad ones are refused here, with one line, rather than
+    as a crash fault (``strict``), or give None (a replay's recorded command, run as it was)."""
     parser = bot_parser(game, name)
     parser.__class__ = _QuietParser
     try:
-        parser.parse_args(args)
+        return parser.parse_args(args)
     except _ArgumentProblem as problem:
-        raise UsageError(f"bot {text!r}: {problem} (see: botarena bots {game})") from None
+        if strict:
+            raise UsageError(f"bot {text!r}: {problem} (see: botarena bots {game})") from None
     except SystemExit:
-        raise UsageError(f"bot {text!r}: bad arguments (see: botarena bots {game})") from None
+        if strict:
+            raise UsageError(f"bot {text!r}: bad arguments (see: botarena bots {game})") from None
+    return None

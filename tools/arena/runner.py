@@ -29,6 +29,7 @@ from typing import Callable, Iterable, Sequence
 from referee.api import Game, TimeControl, UsageError
 from referee.match import MatchResult, PlayerSpec, play_match
 from referee.process import close_all
+from tools.arena.botspec import command_of, for_game
 
 
 @dataclass(frozen=True, slots=True)
@@ -206,10 +207,14 @@ class ResultsFile:
             self._fd = None
 
 
-def to_record(result: MatchResult, job: GameJob, identity: RunIdentity) -> dict:
-    """The ``play --json`` object plus the pair id, seats, run stamp and raw latencies."""
+def to_record(result: MatchResult, job: GameJob, identity: RunIdentity,
+              commands: Sequence[str] = ()) -> dict:
+    """The ``play --json`` object plus the pair id, seats, bot commands (with the seeds the
+    harness gave), run stamp and raw latencies."""
     record = result.to_json()
     record.update(pair=job.pair, seats=list(job.seats), **identity.stamp())
+    if commands:
+        record["commands"] = list(commands)
     record["latencies_ms"] = [[round(value, 2) for value in player.latencies_ms]
                               for player in result.players]
     return record
@@ -227,8 +232,15 @@ class Arena:
     memory_mb: int | None
     players: dict[str, PlayerSpec]
 
+    def seat_players(self, job: GameJob) -> list[PlayerSpec]:
+        """The bots of ``job`` in seat order, built-in ones seeded from the game seed and seat."""
+        return [for_game(self.players[name], job.seed, seat) for seat, name in enumerate(job.seats)]
+
+    def commands(self, job: GameJob) -> list[str]:
+        return [command_of(spec) for spec in self.seat_players(job)]
+
     def play(self, job: GameJob) -> MatchResult:
-        return play_match(self.game, [self.players[name] for name in job.seats], seed=job.seed,
+        return play_match(self.game, self.seat_players(job), seed=job.seed,
                           options=self.options, time_control=self.time_control,
                           memory_mb=self.memory_mb, record=False)
 

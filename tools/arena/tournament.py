@@ -84,7 +84,7 @@ class Tournament:
         progress = open_progress(self.planned, len(done), f"{self.command} {self.game.name}",
                                  quiet=self.quiet)
         def on_result(job: GameJob, result) -> bool:
-            record = to_record(result, job, self.identity)
+            record = to_record(result, job, self.identity, self.arena.commands(job))
             if self.results is not None:
                 self.results.append(record)
             self.finished += 1

@@ -1,6 +1,7 @@
 """``botarena play``: one game between bots, a readable summary or one JSON object, a replay file."""
 from __future__ import annotations
 
+import dataclasses
 import json
 import random
 import sys
@@ -8,7 +9,7 @@ import sys
 from referee.api import UsageError
 from referee.match import MatchResult, play_match
 from referee.replay import to_replay, write_replay
-from tools.arena.botspec import resolve_bot
+from tools.arena.botspec import command_of, for_game, resolve_bot
 from tools.arena.setup import game_setup
 from tools.cli.options import add_game_arguments, check_output_file
 
@@ -39,6 +40,10 @@ def run(args) -> int:
     if args.replay:
         check_output_file(args.replay, "--replay")
     seed = args.seed if args.seed is not None else random.randrange(2**31)
+    # built-in bots without --seed get one from the game seed and their seat (same seed,
+    # same game); their name becomes the command that plays it again
+    players = [for_game(spec, seed, seat) for seat, spec in enumerate(players)]
+    players = [dataclasses.replace(spec, name=command_of(spec)) for spec in players]
     progress = None
     if not (args.json or args.psyleague or args.quiet) and sys.stderr.isatty():
         from tqdm import tqdm
