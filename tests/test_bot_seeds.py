@@ -38,12 +38,13 @@ def test_two_plays_with_one_seed_give_identical_replays(tmp_path):
 def test_only_built_in_bots_without_a_seed_are_seeded(tmp_path):
     own = tmp_path / "own_bot.py"
     own.write_text("print('x')\n")
-    untouched = [resolve_bot("tictactoe", "random --seed 5"), resolve_bot("tictactoe", "minimax"),
+    untouched = [resolve_bot("tictactoe", "random --seed 5"), resolve_bot("tictactoe", "random --se=5"),
                  resolve_bot("tictactoe", str(own)), resolve_bot("tictactoe", f"{sys.executable} -V")]
     for spec in untouched:
         assert for_game(spec, 11, 0) == spec
-    seeded = for_game(resolve_bot("tictactoe", "random"), 11, 1)
-    assert seeded.argv[-2:] == ("--seed", str(bot_seed(11, 1)))
+    for text in ("random", "mcts --iterations 5", "minimax"):   # minimax takes --seed and ignores it
+        seeded = for_game(resolve_bot("tictactoe", text), 11, 1)
+        assert seeded.argv[-2:] == ("--seed", str(bot_seed(11, 1)))
     assert bot_seed(11, 0) != bot_seed(11, 1) != bot_seed(12, 1)
 
 
