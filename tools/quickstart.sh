@@ -7,7 +7,7 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     echo "botarena needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
     exit 2
 fi
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, referee' 2>/dev/null; then
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, pytest_timeout, coverage, referee' 2>/dev/null; then
     "$python" -m venv .venv
     .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
 fi
@@ -18,7 +18,18 @@ case "${1:-}" in
     test)
         shift
         exec .venv/bin/python -m pytest "$@" ;;
+    coverage)
+        # the suite under coverage, bots and CLI subprocesses included; prints the total
+        shift
+        export BOTARENA_COVERAGE_DIR="$PWD/build/coverage"
+        rm -rf "$BOTARENA_COVERAGE_DIR" && mkdir -p "$BOTARENA_COVERAGE_DIR"
+        status=0
+        .venv/bin/python -m coverage run -m pytest "$@" || status=$?
+        .venv/bin/python -m coverage combine -q 2>/dev/null
+        .venv/bin/python -m coverage json -q -o "$BOTARENA_COVERAGE_DIR/coverage.json"
+        .venv/bin/python -m tests.coverage_report "$BOTARENA_COVERAGE_DIR/coverage.json" || status=$?
+        exit $status ;;
     *)
-        echo "usage: bash tools/quickstart.sh demo|test" >&2
+        echo "usage: bash tools/quickstart.sh demo|test|coverage" >&2
         exit 2 ;;
 esac

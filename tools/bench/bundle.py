@@ -60,10 +60,13 @@ from referee.games.tictactoe.rules import TicTacToeState
 
 def main():
     best = float("inf")
+    start = TicTacToeState()
+    for _ in range(int(sys.argv[2])):               # an opening shrinks the tree (smoke runs)
+        start.play(start.legal_actions()[0])
     for _ in range(int(sys.argv[1])):
         hot.NODES = 0
         started = time.process_time()
-        value = hot.negamax(TicTacToeState())
+        value = hot.negamax(start.clone())
         best = min(best, time.process_time() - started)
     print(json.dumps({"seconds": best, "value": value, "nodes": hot.NODES}))
 
@@ -82,7 +85,8 @@ def _project_env() -> dict:
     return {**os.environ, "PYTHONPATH": str(PROJECT_ROOT), "PYTHONHASHSEED": "0"}
 
 
-def hot_function_ratio(folder: Path, repeat: int, rounds: int) -> tuple[float, float, dict]:
+def hot_function_ratio(folder: Path, repeat: int, rounds: int,
+                       opening: int = 0) -> tuple[float, float, dict]:
     """Best seconds unbundled, best seconds bundled, and the bundled run's figures."""
     (folder / "hot.py").write_text(_HOT_MODULE)
     (folder / "driver.py").write_text(_DRIVER)
@@ -90,17 +94,19 @@ def hot_function_ratio(folder: Path, repeat: int, rounds: int) -> tuple[float, f
     bundle.write_text(build_bundle(resolve_entry(str(folder / "driver.py")), strip="never").text)
     plain, bundled, figures = [], [], {}
     for _ in range(rounds):
-        plain.append(_run_json([sys.executable, str(folder / "driver.py"), str(repeat)],
+        plain.append(_run_json([sys.executable, str(folder / "driver.py"), str(repeat),
+                                str(opening)],
                                _project_env())["seconds"])
-        figures = _run_json([sys.executable, "-I", "-S", str(bundle), str(repeat)])
+        figures = _run_json([sys.executable, "-I", "-S", str(bundle), str(repeat), str(opening)])
         bundled.append(figures["seconds"])
     return min(plain), min(bundled), figures
 
 
-def bundle_sizes() -> list[tuple[str, int, int, int]]:
-    """(GAME/NAME, characters verbatim, characters stripped, modules) of every built-in bot."""
+def bundle_sizes(games: list[str] | None = None) -> list[tuple[str, int, int, int]]:
+    """(GAME/NAME, characters verbatim, characters stripped, modules) of every built-in bot
+    (of ``games`` only, when given)."""
     sizes = []
-    for game in game_names():
+    for game in games or game_names():
         for bot in builtin_bots(game):
             entry = resolve_entry(f"{game}/{bot}")
             verbatim = build_bundle(entry, strip="never", limit=10**9)
@@ -139,15 +145,21 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--repeat", type=int, default=3, help="negamax runs per interpreter (best kept)")
     parser.add_argument("--rounds", type=int, default=3, help="interpreters per variant, alternated")
+    parser.add_argument("--starts", type=int, default=7, help="start-ups timed per variant (median)")
+    parser.add_argument("--opening", type=int, default=0, choices=range(0, 9), metavar="0-8",
+                        help="moves played before the negamax (default 0: the whole game tree)")
+    parser.add_argument("--game", choices=game_names(), help="sizes of this game's bots only "
+                        "(default: every game)")
     args = parser.parse_args(argv)
     with tempfile.TemporaryDirectory() as folder:
-        plain, bundled, figures = hot_function_ratio(Path(folder), args.repeat, args.rounds)
+        plain, bundled, figures = hot_function_ratio(Path(folder), args.repeat, args.rounds,
+                                                      args.opening)
         print(f"hot function (negamax over tic-tac-toe, {figures['nodes']:,} nodes, value "
               f"{figures['value']}): CPU time unbundled {plain * 1000:.0f} ms, bundled "
               f"{bundled * 1000:.0f} ms, ratio bundled/unbundled {bundled / plain:.3f}")
-        sizes = bundle_sizes()
+        sizes = bundle_sizes([args.game] if args.game else None)
         biggest = max(sizes, key=lambda row: row[1])[0]
-        original, bundle = startup_ms(Path(folder), *biggest.split("/"))
+        original, bundle = startup_ms(Path(folder), *biggest.split("/"), runs=args.starts)
         print(f"start-up to the first read, {biggest} (the biggest bundle): "
               f"original {original:.0f} ms, bundle {bundle:.0f} ms")
     print("\n".join(size_table(sizes)))

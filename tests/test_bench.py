@@ -1,0 +1,48 @@
+"""Every benchmark runs at a tiny size and prints figures of the right shape (never judged:
+timings belong to benchmarks, not to assertions)."""
+from __future__ import annotations
+
+import re
+
+import pytest
+
+NUMBER = r"[\d,]+(?:\.\d+)?"
+
+# (botarena bench ARGS, patterns the output must hold)
+SMOKE_RUNS = [
+    (["throughput", "--games", "2", "--starts", "2", "--trips", "20"],
+     [r"match: 2 games, 600 answers in [\d.]+ s",             # 150 turns, both seats answer
+      r"bound / actual: \d+\.\d\d", r"referee CPU per answer: [\d.]+ us", r"load average"]),
+    (["harness", "overhead", "--turns", "20", "--rounds", "1"],
+     [r"same core: ratio harness/raw \(median of rounds\): [\d.]+", r"cross core: (ratio|skipped)"]),
+    (["harness", "flood", "--turns", "10", "--rounds", "1"],
+     [r"64 KB of stderr", r"ratio harness/raw"]),
+    (["harness", "latency", "--turns", "10", "--jobs", "1", "--answer-ms", "5"],
+     [r"latency ms: min [\d.]+\s+p50", r"turns over the budget: \d+"]),
+    (["harness", "soak", "--games", "4", "--jobs", "1"],
+     [r"after the run: \d+ fds, \d+ threads, [\d.]+ MB, 0 zombies"]),
+    (["harness", "interrupt", "--rounds", "1"],
+     [r"SIGINT: every bot process gone after [\d.]+ s", r"SIGTERM: every bot process gone after"]),
+    (["xmas_rush", "--seconds", "0.02"],
+     [rf"clone\s+{NUMBER} /s", rf"complete random games\s+{NUMBER} /s"]),
+    (["xmas_search", "--turns", "1", "--fixed", "20"],
+     [r"duct\s+iterations per turn: median\s+\d+", r"hybrid\s+iterations", r"pmc\s+iterations"]),
+    (["search", "--ms", "2", "--turns", "1"],
+     [rf"number_maze_duel duct.*{NUMBER}", rf"xmas_rush duct depth 2.*{NUMBER}"]),
+    (["othello", "--seconds", "0.02"],
+     [rf"evaluation:\s+{NUMBER} calls/s", rf"alphabeta depth 5:\s+{NUMBER} nodes/s"]),
+    (["calculation", "--seconds", "0.02"],
+     [rf"mcts \(information sets\):\s+{NUMBER} playouts/s"]),
+    (["bundle", "--repeat", "1", "--rounds", "1", "--game", "tictactoe", "--opening", "3",
+      "--starts", "1"],
+     [r"ratio bundled/unbundled [\d.]+", r"\| tictactoe/alphabeta \| [\d,]+ \| [\d,]+ \| \d+ \|"]),
+]
+
+
+@pytest.mark.parametrize("args, patterns", SMOKE_RUNS, ids=lambda value: " ".join(value)
+                         if isinstance(value, list) and value and value[0][0].isalpha() else None)
+def test_benchmark_runs_small_and_prints_its_figures(cli, args, patterns):
+    done = cli("bench", *args, timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for pattern in patterns:
+        assert re.search(pattern, done.stdout), f"{pattern!r} not in:\n{done.stdout}"
