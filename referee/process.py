@@ -11,7 +11,12 @@ by the calling thread, with no thread per bot: stderr is read as it comes while
 the bot answers, into a 1 MB pipe, so a bot that floods it does not block and is
 not slowed; what it writes between its turns waits in the pipe.
 ``close()`` ends the whole process tree (also children that called ``setsid``
-or double-forked) and is idempotent.
+or double-forked) and is idempotent: each bot runs in a cgroup of its own where
+one can be created (``referee.cgroup``: ``cgroup.kill`` ends even children that
+left its group and environment), and a guardian process (``referee.guardian``)
+ends every bot if the harness itself dies, even by SIGKILL. The harness makes
+itself non-dumpable, so bots cannot read its memory, descriptors or environment
+through ``/proc``; bots inherit no descriptor but their own three pipe ends.
 
 Memory: the cap is set as the bot's ``RLIMIT_DATA`` (its writable private
 memory: heap and anonymous mappings, not reserved-but-unused address space, so
@@ -35,11 +40,13 @@ import time
 import weakref
 from typing import NamedTuple
 
+from referee import cgroup, guardian
 from referee.api import Fault, UsageError
 from referee.bot_stderr import StderrLog
 from referee.cpu_clock import CpuClock
 from referee.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
-                                  resident_bytes, start_ticks)
+                                  reap, resident_bytes, set_not_dumpable, signal_group,
+                                  start_ticks)
 from referee.watchdog import monitor
 
 MAX_LINE_CHARS = 4096           # longest answer line accepted (a game may set less)
@@ -90,10 +97,22 @@ class Answer(NamedTuple):
 
 
 def _process_setup() -> None:
+    """Once per harness process, before its first bot: bots may not read our memory,
+    descriptors or environment through /proc; a guardian process ends them if we die."""
     global _setup_done
-    if not _setup_done:
+    with _live_lock:
+        if _setup_done:
+            return
         _setup_done = True
-        atexit.register(close_all)
+        set_not_dumpable()
+        guardian.start(cgroup.run_folder())
+        atexit.register(_at_exit)
+
+
+def _at_exit() -> None:
+    close_all()
+    cgroup.remove_run_folder()
+    guardian.stop()
 
 
 class BotProcess:
@@ -115,9 +134,11 @@ class BotProcess:
         self.memory_exceeded_bytes = 0
         self.marker = f"{os.getpid()}.{next(_serial)}"
         self._proc = self._start(cwd, env)
+        self.pid = self._proc.pid
+        guardian.watch(self.pid)                # its process group, killed if we die
+        self._cgroup = cgroup.bot_cgroup(self.pid)
         with _live_lock:
             _live.add(self)
-        self.pid = self._proc.pid
         self._started_ticks = start_ticks(self.pid)
         if self.memory_mb:
             self._limit_memory()
@@ -306,6 +327,10 @@ class BotProcess:
         if newline < 0:
             newline = self._wait_for_newline(started + timeout_s, timeout_s)
         finished = _now()
+        if finished - started > timeout_s:
+            # the poll's timeout is rounded up to whole milliseconds: an answer that arrives
+            # in that rounding is still late
+            raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s, finished - started))
         raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
         del buffer[:newline + 1]
         if buffer or len(raw) > self.max_line_chars:
@@ -361,8 +386,10 @@ class BotProcess:
         extra = bytes(self._buffer[:60]).decode("utf-8", "replace")
         raise BotFault(Fault.BAD_OUTPUT, f"answered more than one line (extra: {extra!r})")
 
-    def _timeout_detail(self, timeout_s: float) -> str:
+    def _timeout_detail(self, timeout_s: float, late_s: float | None = None) -> str:
         detail = f"no answer within {timeout_s * 1000:.0f} ms"
+        if late_s is not None:
+            detail += f" (answered after {late_s * 1000:.2f} ms)"
         cpu_ms, wait_ms = self._cpu.since_lap()
         if cpu_ms is not None:
             detail += f" (bot used {cpu_ms:.0f} ms CPU"
@@ -415,8 +442,24 @@ class BotProcess:
             waiting.poll(_EXIT_GRACE_MS)
 
     def kill(self) -> None:
-        """End the bot's process tree now (any thread); its pipes stay open until ``close()``."""
-        kill_tree(self.pid, self.marker, self._started_ticks)
+        """End the bot's process tree now (any thread); its pipes stay open until ``close()``.
+
+        With a cgroup, ``cgroup.kill`` ends everything in it (escapes included) and the
+        process group catches a child forked before the bot was moved in; without one,
+        the search of ``process_tree`` finds the tree.
+        """
+        if self._cgroup is None:
+            kill_tree(self.pid, self.marker, self._started_ticks)
+            return
+        members = self._cgroup.pids()
+        self._cgroup.kill()
+        signal_group(self.pid)
+        if self._cgroup.wait_empty():
+            adopted = set(members) - {self.pid}
+            if adopted:
+                reap(adopted, dying=adopted | {self.pid})
+        else:
+            kill_tree(self.pid, self.marker, self._started_ticks)
 
     def close(self) -> None:
         """End the bot and every process it started. Safe to call twice, from any thread.
@@ -440,6 +483,9 @@ class BotProcess:
             self._proc.wait(timeout=2)
         except subprocess.TimeoutExpired:
             pass
+        if self._cgroup is not None:
+            self._cgroup.remove()
+        guardian.forget(self.pid)
         for _ in range(_STDERR_PIPE_BYTES // _READ_CHUNK + 1):
             if not self._stderr_open or not self._poll_err.poll(0):
                 break

@@ -20,6 +20,7 @@ import time
 
 MARKER_VARIABLE = "BOTARENA_BOT"
 _PR_SET_CHILD_SUBREAPER = 36
+_PR_SET_DUMPABLE = 4
 _HAVE_PROC = os.path.isdir("/proc/self")
 _subreaper = False
 
@@ -35,6 +36,15 @@ def become_subreaper() -> bool:
     except (OSError, AttributeError):
         _subreaper = False
     return _subreaper
+
+
+def set_not_dumpable() -> bool:
+    """Make this process non-dumpable (Linux): ``/proc/<pid>/{mem,fd,environ}`` of the harness
+    are then closed to its bots (unless they run as root), and nothing can ptrace it."""
+    try:
+        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+    except (OSError, AttributeError):
+        return False
 
 
 def _read(path: str) -> bytes:
@@ -113,7 +123,7 @@ def kill_tree(pid: int, marker: str | None = None, since: int = 0) -> None:
     Repeats the scan a few times so that processes forked while we were killing
     are caught too. ``pid`` itself is left for its parent to reap.
     """
-    _signal_group(pid)
+    signal_group(pid)
     if not _HAVE_PROC:
         return
     seen: set[int] = set()
@@ -128,12 +138,13 @@ def kill_tree(pid: int, marker: str | None = None, since: int = 0) -> None:
                 os.kill(victim, signal.SIGKILL)
             except OSError:
                 pass
-            _signal_group(victim)
+            signal_group(victim)
     if seen - {pid}:
-        _reap(seen - {pid}, dying=seen | {pid})
+        reap(seen - {pid}, dying=seen | {pid})
 
 
-def _signal_group(pid: int) -> None:
+def signal_group(pid: int) -> None:
+    """SIGKILL the process group ``pid`` (gone already: nothing)."""
     try:
         os.killpg(pid, signal.SIGKILL)
     except OSError as error:
@@ -150,7 +161,7 @@ def _parent(pid: int) -> int:
         return -1
 
 
-def _reap(pids: set[int], dying: set[int], timeout_s: float = 1.0) -> None:
+def reap(pids: set[int], dying: set[int], timeout_s: float = 1.0) -> None:
     """Collect the exit status of killed processes that are (or are becoming) our children.
 
     A killed process's children are handed to us (the subreaper) when it dies,

@@ -11,6 +11,10 @@ import time
 
 MODE = sys.argv[1] if len(sys.argv) > 1 else "good"
 WHEN = int(sys.argv[2]) if len(sys.argv) > 2 else 2
+TOKEN = sys.argv[3] if len(sys.argv) > 3 else "botarena-escapee"   # on the escapees' command line
+# An escapee: sleeps forever, ignoring SIGTERM and SIGHUP; its argv[1] is TOKEN.
+ESCAPEE = ("import signal, time\nfor s in (signal.SIGTERM, signal.SIGHUP): signal.signal(s, signal.SIG_IGN)\n"
+           "while True: time.sleep(60)")
 out = sys.stdout.buffer
 
 
@@ -46,6 +50,27 @@ def spawn(kind):
             os.dup2(null, fd)
     signal.signal(signal.SIGTERM, signal.SIG_IGN)
     sleep_forever()
+
+
+def escape(kind):
+    """A child that leaves the bot's process group and environment behind: ``setpgid`` (it stays
+    the bot's child until the bot exits), or ``setsid`` and a double fork whose middle child the
+    bot reaps (it is orphaned at once). Either way it execs with an empty environment."""
+    child = os.fork()
+    if child:
+        if kind == "daemon":
+            os.waitpid(child, 0)
+        return
+    if kind == "group":
+        os.setpgid(0, 0)
+    else:
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+    null = os.open(os.devnull, os.O_RDWR)
+    for fd in (0, 1, 2):
+        os.dup2(null, fd)
+    os.execve(sys.executable, [sys.executable, "-c", ESCAPEE, TOKEN], {})
 
 
 def misbehave(cells):
@@ -105,6 +130,11 @@ def misbehave(cells):
         for offset in range(0, len(hog), 4096):
             hog[offset] = 1
         sleep_forever()
+    if MODE == "spin":                          # ignores SIGTERM, SIGHUP and end of input
+        for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
+            signal.signal(number, signal.SIG_IGN)
+        while True:
+            pass
     if MODE == "children_then_crash":
         for kind in ("plain", "setsid", "daemon"):
             spawn(kind)
@@ -118,6 +148,9 @@ def main():
     if MODE == "children":
         for kind in ("plain", "setsid", "daemon"):
             spawn(kind)
+    if MODE == "escape":
+        for kind in ("group", "daemon"):
+            escape(kind)
     turn = 0
     while True:
         cells = read_turn()
@@ -125,7 +158,7 @@ def main():
         if MODE == "flood_stderr":
             sys.stderr.write(("debug " * 20 + "\n") * 3000)       # ~370 KB per turn
             sys.stderr.flush()
-        if turn == WHEN and MODE not in ("good", "children", "flood_stderr"):
+        if turn == WHEN and MODE not in ("good", "children", "flood_stderr", "escape"):
             misbehave(cells)
             continue
         answer(cells[0])

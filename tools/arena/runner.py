@@ -253,7 +253,7 @@ class RunOutcome:
 
 
 class _StopSignals:
-    """While running, Ctrl-C and SIGTERM set a flag the scheduler polls, instead of raising
+    """While running, Ctrl-C, SIGTERM and SIGHUP set a flag the scheduler polls, instead of raising
     wherever the main thread happens to be (half-written bookkeeping)."""
 
     def __init__(self):
@@ -262,7 +262,7 @@ class _StopSignals:
 
     def __enter__(self) -> "_StopSignals":
         if threading.current_thread() is threading.main_thread():
-            for number in (signal.SIGINT, signal.SIGTERM):
+            for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                 self._previous[number] = signal.signal(number, self._handle)
         return self
 

@@ -36,8 +36,17 @@ def _terminate(signum, frame):
     raise KeyboardInterrupt
 
 
+def install_stop_handlers() -> None:
+    """Ctrl-C, SIGTERM and SIGHUP (the terminal closed) all stop botarena the same way: bots
+    killed, a summary, a resumable results file. Installed explicitly, SIGINT included: a
+    process started with SIGINT ignored (a background job of a non-interactive shell) has no
+    KeyboardInterrupt handler from Python."""
+    for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
+        signal.signal(number, _terminate)
+
+
 def main(argv: list[str] | None = None) -> int:
-    signal.signal(signal.SIGTERM, _terminate)
+    install_stop_handlers()
     become_subreaper()          # a bot's double-forked daemons reparent to us: killed and reaped
     try:
         args = build_parser().parse_args(argv)      # inside: a signal may land while importing

@@ -1,0 +1,184 @@
+"""A cgroup v2 per bot, where one can be created (Linux, root or a delegated subtree).
+
+Every process a bot starts stays in the bot's cgroup whatever it does (``setsid``,
+a double fork, an empty environment: the escapes that defeat a process-group or
+environment search), and writing ``cgroup.kill`` ends them all at once. The
+cgroups of a run live in ``<own cgroup>/botarena.<pid>/bot.<n>``; the run folder
+is removed at exit (by :mod:`referee.guardian` if this process is killed).
+
+The bot is moved into its cgroup right after it is started (``subprocess`` has no
+way to start it there): a native program that forks within those few
+microseconds leaves that child in our own cgroup, where the process-group and
+marker search of :mod:`referee.process_tree` still find it. Where no cgroup can be
+created (no cgroup2 mount, no permission, not Linux) :func:`bot_cgroup` returns
+None once and for all, and those searches are the only means.
+"""
+from __future__ import annotations
+
+import errno
+import os
+import select
+import threading
+import time
+
+_lock = threading.Lock()
+_run_folder: str | None = None
+_unavailable = False
+_serial = 0
+
+
+def _cgroup2_mount() -> str | None:
+    try:
+        with open("/proc/self/mountinfo") as handle:
+            for line in handle:
+                fields = line.split()
+                dash = fields.index("-")
+                if fields[dash + 1] == "cgroup2":
+                    return fields[4]
+    except (OSError, ValueError, IndexError):
+        pass
+    return None
+
+
+def _own_cgroup() -> str | None:
+    try:
+        with open("/proc/self/cgroup") as handle:
+            for line in handle:
+                if line.startswith("0::"):
+                    return line[3:].strip()
+    except OSError:
+        pass
+    return None
+
+
+def run_folder() -> str | None:
+    """This process's ``botarena.<pid>`` cgroup (created once), or None where none can be."""
+    global _run_folder, _unavailable
+    with _lock:
+        if _run_folder is None and not _unavailable:
+            mount, own = _cgroup2_mount(), _own_cgroup()
+            folder = f"{mount}{own.rstrip('/')}/botarena.{os.getpid()}" if mount and own else None
+            try:
+                if folder is None or not os.path.exists(f"{mount}{own.rstrip('/')}/cgroup.procs"):
+                    raise FileNotFoundError(folder)
+                os.mkdir(folder)
+                _run_folder = folder
+            except FileExistsError:
+                _run_folder = folder            # left by an earlier process with our pid
+            except OSError:
+                _unavailable = True
+        return _run_folder
+
+
+class BotCgroup:
+    """The cgroup one bot runs in: :meth:`kill` ends every process in it."""
+
+    def __init__(self, path: str):
+        self.path = path
+
+    def pids(self) -> list[int]:
+        try:
+            with open(f"{self.path}/cgroup.procs") as handle:
+                return [int(word) for word in handle.read().split()]
+        except (OSError, ValueError):
+            return []
+
+    def kill(self) -> None:
+        """SIGKILL every process in the cgroup (a kernel without cgroup.kill: one by one)."""
+        try:
+            with open(f"{self.path}/cgroup.kill", "w") as handle:
+                handle.write("1")
+            return
+        except OSError:
+            pass
+        for _ in range(5):
+            pids = self.pids()
+            if not pids:
+                return
+            for pid in pids:
+                try:
+                    os.kill(pid, 9)
+                except OSError:
+                    pass
+
+    def wait_empty(self, timeout_s: float = 1.0) -> bool:
+        """Wait until no process is left in the cgroup (zombies do not count)."""
+        try:
+            fd = os.open(f"{self.path}/cgroup.events", os.O_RDONLY)
+        except OSError:
+            return True
+        try:
+            poller = select.poll()
+            poller.register(fd, select.POLLPRI)   # the kernel signals a change of cgroup.events
+            deadline = time.monotonic() + timeout_s
+            while b"populated 0" not in os.pread(fd, 256, 0):
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    return False
+                poller.poll(min(remaining, 0.05) * 1000)
+            return True
+        except OSError:                         # removed meanwhile (by the bot's own close())
+            return True
+        finally:
+            os.close(fd)
+
+    def remove(self) -> None:
+        """Kill what is left, then delete the cgroup (once empty)."""
+        for _ in range(3):
+            try:
+                os.rmdir(self.path)
+                return
+            except FileNotFoundError:
+                return
+            except OSError as error:
+                if error.errno != errno.EBUSY:
+                    return
+            self.kill()
+            self.wait_empty()
+
+
+def bot_cgroup(pid: int) -> BotCgroup | None:
+    """Move ``pid`` into a new cgroup of its own; None where cgroups cannot be used here."""
+    global _serial, _unavailable
+    folder = run_folder()
+    if folder is None:
+        return None
+    with _lock:
+        _serial += 1
+        path = f"{folder}/bot.{_serial}"
+    try:
+        os.mkdir(path)
+    except OSError:
+        _unavailable_now()
+        return None
+    try:
+        with open(f"{path}/cgroup.procs", "w") as handle:
+            handle.write(str(pid))
+    except OSError as error:
+        try:
+            os.rmdir(path)
+        except OSError:
+            pass
+        if error.errno != errno.ESRCH:          # not "the bot already exited": no permission
+            _unavailable_now()
+        return None
+    return BotCgroup(path)
+
+
+def _unavailable_now() -> None:
+    global _unavailable
+    _unavailable = True
+
+
+def remove_run_folder() -> None:
+    """At exit: delete the run's cgroup folder (its bot cgroups are gone by then)."""
+    folder = _run_folder
+    if folder is None:
+        return
+    try:
+        for name in os.listdir(folder):
+            if name.startswith("bot."):
+                BotCgroup(f"{folder}/{name}").remove()
+        os.rmdir(folder)
+    except OSError:
+        pass

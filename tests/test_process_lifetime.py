@@ -1,0 +1,229 @@
+"""No bot process outlives its game, whatever it does and whatever happens to botarena; the
+deadline is the deadline; bots cannot reach into the harness or each other through /proc."""
+from __future__ import annotations
+
+import ctypes
+import os
+import select
+import signal
+import subprocess
+import sys
+import threading
+import time
+import uuid
+
+import psutil
+import pytest
+
+from referee import cgroup, process
+from referee.api import Fault
+from referee.process import BotFault, BotProcess
+from tests.conftest import ROOT
+from tests.hostile import HOSTILE, bot_processes_of, hostile_argv, wait_until_gone
+from tests.hostile import ECHO
+
+HANGS = f"{HOSTILE} hang_ignore_term 1"
+
+
+def _token() -> str:
+    return f"escapee-{uuid.uuid4().hex[:12]}"
+
+
+def _with_token(token: str) -> list[psutil.Process]:
+    """Live processes anywhere whose command line carries ``token`` (escapees are re-parented)."""
+    found = []
+    for candidate in psutil.process_iter(["cmdline"]):
+        try:
+            if token in (candidate.info["cmdline"] or []) and \
+                    candidate.status() != psutil.STATUS_ZOMBIE:
+                found.append(candidate)
+        except psutil.Error:
+            continue
+    return found
+
+
+def _wait_for(condition, timeout_s: float = 30.0) -> bool:
+    deadline = time.monotonic() + timeout_s
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
+
+
+def _kill_left(processes: list[psutil.Process]) -> None:
+    for leftover in processes:
+        try:
+            leftover.kill()
+        except psutil.Error:
+            pass
+
+
+def _start_cli(*args: str, sigint_ignored: bool = False) -> subprocess.Popen:
+    """``botarena ARGS``; with ``sigint_ignored`` as a background job of a non-interactive shell
+    starts it: SIGINT set to SIG_IGN before exec, so Python installs no handler of its own."""
+    ignore = (lambda: signal.signal(signal.SIGINT, signal.SIG_IGN)) if sigint_ignored else None
+    return subprocess.Popen([sys.executable, "-m", "tools.cli", *args], cwd=ROOT,
+                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                            preexec_fn=ignore)
+
+
+def _require_cgroups() -> None:
+    if cgroup.run_folder() is None:
+        pytest.skip("skipped: no cgroup v2 can be created here (needs a cgroup2 mount and root or "
+                    "a delegated subtree); escapes that leave the group and environment are not "
+                    "caught without one")
+
+
+# -- 1. escapes, SIGKILL, SIGHUP ----------------------------------------------------------------
+
+def test_children_that_leave_the_group_and_environment_die_with_the_game():
+    _require_cgroups()
+    token = _token()
+    done = subprocess.run([sys.executable, "-m", "tools.cli", "play", "tictactoe",
+                           f"{HOSTILE} escape 2 {token}", f"{HOSTILE} good", "--seed", "1"],
+                          cwd=ROOT, capture_output=True, text=True, timeout=120)
+    try:
+        assert done.returncode == 0, done.stderr
+        assert "three in a row" in done.stdout or "wins" in done.stdout
+        assert _wait_for(lambda: not _with_token(token), 5), "escapees outlived the game"
+    finally:
+        _kill_left(_with_token(token))
+
+
+def test_bots_and_their_escapes_die_when_the_harness_is_sigkilled():
+    token = _token()
+    cli = _start_cli("play", "tictactoe", f"{HOSTILE} escape 1 {token}",
+                     f"{HOSTILE} spin 1 {token}", "--first-turn-ms", "60000", "--seed", "1")
+    try:
+        # the escaping bot, its two escapees, and the bot spinning at 100 % CPU on its turn
+        assert _wait_for(lambda: len(_with_token(token)) >= 4 or cli.poll() is not None), \
+            "the bots never started"
+        spinning = [bot for bot in bot_processes_of(cli.pid) if "spin" in bot.cmdline()]
+        assert spinning and cli.poll() is None, cli.communicate()
+        cli.kill()
+        cli.wait()
+        assert _wait_for(lambda: not _with_token(token), 10), \
+            f"left after SIGKILL of botarena: {_with_token(token)}"
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+        _kill_left(_with_token(token))
+
+
+STOPS = {"play": ["play", "tictactoe", f"{HOSTILE} children", HANGS],
+         "match": ["match", "tictactoe", f"{HOSTILE} children", HANGS, "-n", "4", "--jobs", "1",
+                   "--quiet"]}
+
+
+@pytest.mark.parametrize("command, signum, sigint_ignored", [
+    ("play", signal.SIGHUP, False), ("match", signal.SIGHUP, False),
+    ("play", signal.SIGINT, True), ("match", signal.SIGINT, True)])
+def test_sighup_and_an_ignored_sigint_at_start_stop_like_sigterm(tmp_path, command, signum,
+                                                                  sigint_ignored):
+    args = STOPS[command] + ["--first-turn-ms", "60000"]
+    if command == "match":
+        args += ["--out", str(tmp_path / "results.jsonl")]
+    cli = _start_cli(*args, sigint_ignored=sigint_ignored)
+    try:
+        assert _wait_for(lambda: len(bot_processes_of(cli.pid)) >= 5 or cli.poll() is not None)
+        assert cli.poll() is None, cli.communicate()
+        time.sleep(0.2)
+        cli.send_signal(signum)
+        left, took = wait_until_gone(cli.pid, 5)
+        assert left == [], f"still running {took:.1f} s after {signum.name}: {left}"
+        stdout, stderr = cli.communicate(timeout=30)
+        assert cli.returncode == 130, stderr
+        assert "Traceback" not in stderr
+        if command == "match":
+            assert "interrupted:" in stdout and "run the same command again to resume" in stdout
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.communicate()
+        _kill_left(bot_processes_of(cli.pid))
+
+
+# -- 2. what a bot can reach ------------------------------------------------------------------------
+
+def test_the_harness_is_not_dumpable_once_it_runs_a_bot():
+    with BotProcess([sys.executable, str(ECHO)], memory_mb=None):
+        prctl = ctypes.CDLL(None, use_errno=True).prctl
+        assert prctl(3, 0, 0, 0, 0) == 0        # PR_GET_DUMPABLE: /proc/<pid>/mem, fd, environ shut
+
+
+def test_a_bot_holds_only_its_own_three_pipe_ends():
+    """Bots started at once from several threads (as --jobs games do) inherit no descriptor of
+    another bot (close_fds, and every pipe made close-on-exec)."""
+    bots: list[BotProcess] = []
+    lock = threading.Lock()
+
+    def start() -> None:
+        bot = BotProcess([sys.executable, str(ECHO)], memory_mb=None)
+        with lock:
+            bots.append(bot)
+
+    threads = [threading.Thread(target=start) for _ in range(6)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    try:
+        for bot in bots:
+            assert bot.read_line(bot.send(["ping"], 10), 10).line == "ping"
+            assert sorted(os.listdir(f"/proc/{bot.pid}/fd")) == ["0", "1", "2"]
+    finally:
+        for bot in bots:
+            bot.close()
+
+
+# -- 7. the deadline is the deadline ---------------------------------------------------------------
+
+LATE_ECHO = ("import sys, time\nline = sys.stdin.readline()\n"
+             "time.sleep(float(sys.argv[1]))\nsys.stdout.write(line); sys.stdout.flush()\n"
+             "sys.stdin.readline()\n")
+
+
+def test_an_answer_half_a_millisecond_past_the_deadline_is_a_timeout():
+    """The bot answers 0.5 ms after the deadline counted from when it read its input (so later
+    still from the harness's clock; load only makes it later): inside the poll's rounding."""
+    timeout_s = 0.030
+    with BotProcess([sys.executable, "-c", LATE_ECHO, str(timeout_s + 0.0005)],
+                    memory_mb=None) as bot:
+        with pytest.raises(BotFault) as fault:
+            bot.read_line(bot.send(["ping"], 1), timeout_s)
+        assert fault.value.kind is Fault.TIMEOUT
+
+
+class _Clock:
+    """perf_counter as the harness reads it, with the answer's arrival placed by the test."""
+
+    def __init__(self, waiting_at: float, arrived_at: float):
+        self.readings = [waiting_at]
+        self.arrived_at = arrived_at
+
+    def __call__(self) -> float:
+        return self.readings.pop(0) if self.readings else self.arrived_at
+
+
+@pytest.mark.parametrize("offset_ms, accepted", [(-0.5, True), (0.5, False)])
+def test_the_answers_arrival_is_compared_with_the_deadline(monkeypatch, offset_ms, accepted):
+    """The deadline check itself, with a real bot whose answer is already in the pipe: the harness
+    starts waiting 1 ms before the deadline and the answer is stamped ``offset_ms`` from it."""
+    timeout_s, started = 0.030, 1000.0
+    with BotProcess([sys.executable, str(ECHO)], memory_mb=None) as bot:
+        bot.send(["ping"], 1)
+        waiting = select.poll()
+        waiting.register(bot._stdout_fd, select.POLLIN)
+        assert waiting.poll(10_000), "the echo bot did not answer"
+        deadline = started + timeout_s
+        monkeypatch.setattr(process, "_now",
+                            _Clock(deadline - 0.001, deadline + offset_ms / 1000))
+        if accepted:
+            answer = bot.read_line(started, timeout_s)
+            assert answer.line == "ping" and answer.latency_ms == pytest.approx(29.5)
+        else:
+            with pytest.raises(BotFault) as fault:
+                bot.read_line(started, timeout_s)
+            assert fault.value.kind is Fault.TIMEOUT and "30.50 ms" in fault.value.detail
