@@ -180,17 +180,20 @@ def test_a_bot_holds_only_its_own_three_pipe_ends():
 
 # -- 7. the deadline is the deadline ---------------------------------------------------------------
 
-LATE_ECHO = ("import sys, time\nline = sys.stdin.readline()\n"
-             "time.sleep(float(sys.argv[1]))\nsys.stdout.write(line); sys.stdout.flush()\n"
-             "sys.stdin.readline()\n")
+# Echoes its first line at once, its second line after a delay.
+LATE_ECHO = ("import sys, time\nsys.stdout.write(sys.stdin.readline()); sys.stdout.flush()\n"
+             "line = sys.stdin.readline()\ntime.sleep(float(sys.argv[1]))\n"
+             "sys.stdout.write(line); sys.stdout.flush()\nsys.stdin.readline()\n")
 
 
 def test_an_answer_half_a_millisecond_past_the_deadline_is_a_timeout():
     """The bot answers 0.5 ms after the deadline counted from when it read its input (so later
-    still from the harness's clock; load only makes it later): inside the poll's rounding."""
-    timeout_s = 0.030
+    still from the harness's clock; load only makes it later): inside the poll's rounding up
+    (29.6 ms + 0.5 ms of slack waits ceil(30.1) = 31 ms), where it used to be accepted."""
+    timeout_s = 0.0296
     with BotProcess([sys.executable, "-c", LATE_ECHO, str(timeout_s + 0.0005)],
                     memory_mb=None) as bot:
+        assert bot.read_line(bot.send(["ready?"], 10), 10).line == "ready?"     # started up
         with pytest.raises(BotFault) as fault:
             bot.read_line(bot.send(["ping"], 1), timeout_s)
         assert fault.value.kind is Fault.TIMEOUT
