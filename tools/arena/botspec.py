@@ -78,8 +78,13 @@ def command_of(spec: PlayerSpec) -> str:
     return spec.command if isinstance(spec, BotSpec) and spec.command else spec.name
 
 
-def resolve_bot(game: str, text: str, *, check_args: bool = True) -> PlayerSpec:
-    """The PlayerSpec for ``text``; UsageError (one line, says what to fix) when it cannot be."""
+def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: bool = True,
+                workdir: str | Path | None = None) -> PlayerSpec:
+    """The PlayerSpec for ``text``; UsageError (one line, says what to fix) when it cannot be.
+
+    A relative path is taken from ``workdir`` (default: the current folder) and made absolute
+    there. ``check_files=False`` leaves files and programs unchecked (a cluster's client: the
+    workers, not this machine, must have them)."""
     try:
         words = shlex.split(text)
     except ValueError as error:
@@ -87,6 +92,10 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True) -> PlayerSpec:
     if not words:
         raise UsageError("empty bot command")
     head, args = words[0], words[1:]
+    if workdir is not None and (os.sep in head or head.endswith(".py")):
+        head = words[0] = str(Path(workdir, head))     # an absolute head stays as it is
+    if not check_files and head not in builtin_bots(game):
+        return BotSpec(name=text, argv=tuple(words), command=text)
     if head in builtin_bots(game):
         parsed = _parse_bot_args(game, head, args, text, strict=check_args)
         argv = (sys.executable, "-P", "-m", f"bots.{game}.{head}", *args)

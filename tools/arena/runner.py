@@ -1,8 +1,9 @@
 """The engine under ``match``, ``league`` and ``sweep``: paired game jobs run in parallel.
 
 A job is one game: a pair id, the bots in seat order and a seed derived from the run's base seed
-and the pair id, so both games of a pair (seats swapped) play the same seed. Jobs run on
-``--jobs`` threads (a game mostly waits on bot pipes). Every finished game is appended to the
+and the pair id, so both games of a pair (seats swapped) play the same seed. Jobs run on an
+executor (tools.arena.executor: ``--jobs`` threads here, or a ``--cluster``); every finished game
+comes back to this process. Every finished game is appended to the
 results file as one whole JSON line, written with a single ``write`` and flushed at once, keyed
 by (pair id, seats): running the same command again skips every game already there, so the final
 count is exact even after a SIGKILL (a truncated last line is dropped). Ctrl-C or SIGTERM stops
@@ -21,15 +22,16 @@ import os
 import signal
 import sys
 import threading
-from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Sequence
+from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from referee.api import Game, TimeControl, UsageError
+from referee.api import BotArenaError, Game, TimeControl, UsageError
 from referee.match import MatchResult, PlayerSpec, play_match
-from referee.process import close_all
 from tools.arena.botspec import command_of, for_game
+
+if TYPE_CHECKING:
+    from tools.arena.executor import GameExecutor
 
 
 @dataclass(frozen=True, slots=True)
@@ -274,62 +276,42 @@ class _StopSignals:
             signal.signal(number, handler)
 
 
-def run_jobs(arena: Arena, jobs: Iterable[GameJob], *, workers: int,
+def run_jobs(executor: "GameExecutor", jobs: Iterable[GameJob], *,
              on_result: Callable[[GameJob, MatchResult], bool],
              poll_s: float = 0.2) -> RunOutcome:
-    """Play ``jobs`` on ``workers`` threads; ``on_result`` runs in this thread for each finished
-    game, in completion order, and returns True to stop scheduling (games in flight finish)."""
+    """Play ``jobs`` on ``executor`` (threads here, or a cluster), keeping it full; ``on_result``
+    runs in this thread for each finished game, in completion order, and returns True to stop
+    scheduling. Games in flight then still finish here; a cluster, where many games wait in
+    line, drops them instead (``executor.stop_drops_queued``)."""
     outcome = RunOutcome()
     pending = iter(jobs)
-    running: dict[Future, GameJob] = {}
-    executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="game")
     with _StopSignals() as signals:
         halt = signals.event
-        def play(job: GameJob) -> MatchResult | None:
-            return None if halt.is_set() else arena.play(job)
         try:
             while True:
-                while not outcome.stopped and not halt.is_set() and len(running) < workers:
+                while not outcome.stopped and not halt.is_set() \
+                        and executor.in_flight() < executor.capacity():
                     job = next(pending, None)
                     if job is None:
                         break
-                    running[executor.submit(play, job)] = job
-                if halt.is_set() or not running:
+                    executor.submit(job)
+                if halt.is_set() or not executor.in_flight():
                     break
-                finished, _ = wait(running, timeout=poll_s, return_when=FIRST_COMPLETED)
-                for future in _in_submission_order(finished, running):
-                    job = running.pop(future)
-                    result = future.result()
-                    if result is None:
-                        continue
+                for job, result in executor.finished(poll_s):
                     outcome.played += 1
-                    if on_result(job, result):
+                    if on_result(job, result) and not outcome.stopped:
                         outcome.stopped = True
+                        if getattr(executor, "stop_drops_queued", False):
+                            executor.cancel()
             if halt.is_set():
                 outcome.interrupted = True
                 # games that ended before the signal are real results; the rest are cut off
-                for future in _in_submission_order([f for f in running if f.done()], running):
-                    job = running.pop(future)
-                    result = future.exception() is None and future.result()
-                    if result:
+                try:
+                    for job, result in executor.finished(0):
                         outcome.played += 1
                         on_result(job, result)
+                except BotArenaError:
+                    pass                  # a bot that failed to start as the signal came
         finally:
-            _cut_off(running)
-            executor.shutdown(wait=True)
+            executor.cancel()
     return outcome
-
-
-def _in_submission_order(finished, running: dict[Future, GameJob]) -> list[Future]:
-    order = list(running)
-    return sorted(finished, key=order.index)
-
-
-def _cut_off(running: dict[Future, GameJob]) -> None:
-    """Kill the bots of every game still in flight until those games return (a game may start
-    its bots just after a kill, so kill again), then drop their results."""
-    while any(not future.done() for future in running):
-        close_all()
-        wait(running, timeout=0.05)
-    running.clear()
-    close_all()

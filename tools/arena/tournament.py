@@ -3,12 +3,14 @@ the progress bar, and playing a list of game jobs."""
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import random
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
 from tools.arena.botspec import resolve_bot
+from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
 from tools.arena.runner import (Arena, GameJob, ResultsFile, RunIdentity, RunOutcome, run_jobs,
                                 to_record, worker_count)
@@ -44,10 +46,21 @@ class Tournament:
             raise UsageError(f"{args.command} plays bots one against one; {self.game.name} is a "
                              f"game for {low if low == high else f'{low} to {high}'} players")
         self.bots = distinct_names(bot_texts)
-        players = {name: dataclasses.replace(resolve_bot(self.game.name, text), name=name)
-                   for name, text in zip(self.bots, bot_texts)}
+        self.bot_texts = dict(zip(self.bots, bot_texts))
+        self.cluster, self.workdir = getattr(args, "cluster", None), getattr(args, "workdir", None)
+        if self.cluster is None:
+            self.jobs = worker_count(args.jobs)
+            self.executor_description = f"jobs {self.jobs}"
+        else:
+            self.jobs = args.jobs             # refused with a cluster, when the cluster opens
+            self.executor_description = f"cluster {self.cluster}"
+        # on a cluster the workers resolve the commands; here only what needs no file is checked
+        players = {name: dataclasses.replace(
+                       resolve_bot(self.game.name, text, check_files=self.cluster is None),
+                       name=name)
+                   for name, text in self.bot_texts.items()}
         self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players)
-        self.workers = worker_count(args.jobs)
+        self._executor: GameExecutor | None = None
         self.quiet = bool(args.quiet or args.json)
         self.command = args.command
         identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, args.seed)
@@ -93,16 +106,33 @@ class Tournament:
                 progress.update(self.finished, progress_text())
             return stop
         try:
-            return run_jobs(self.arena, pending, workers=self.workers, on_result=on_result)
+            with self.session() as executor:
+                return run_jobs(executor, pending, on_result=on_result)
         finally:
             if progress is not None:
                 progress.close()
             if self.results is not None:
                 self.results.close()
 
+    @contextlib.contextmanager
+    def session(self) -> Iterator[GameExecutor]:
+        """The executor games run on (threads, or a Dask client): ``play`` opens one per call;
+        a caller playing many batches keeps one open across them with ``with t.session():``."""
+        if self._executor is not None:
+            yield self._executor
+            return
+        executor = open_executor(self.arena, jobs=self.jobs, cluster=self.cluster,
+                                 bot_texts=self.bot_texts, workdir=self.workdir)
+        self._executor, self.executor_description = executor, executor.description
+        try:
+            yield executor
+        finally:
+            self._executor = None
+            executor.close()
+
     def status_lines(self, outcome: RunOutcome) -> list[str]:
         """Seed, results file and, after an interruption, how to resume."""
-        lines = [f"seed {self.base_seed}  jobs {self.workers}"
+        lines = [f"seed {self.base_seed}  {self.executor_description}"
                  + (f"  results {self.results.path}" if self.results else "")]
         if outcome.interrupted:
             again = "run the same command again to resume" if self.results \

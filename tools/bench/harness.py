@@ -269,6 +269,7 @@ def run_soak(games: int, jobs: int) -> None:
     from tools.arena.botspec import resolve_bot
     from referee.process import become_subreaper
     from tools.arena.runner import Arena, paired_jobs, run_jobs
+    from tools.arena.executor import LocalExecutor
     become_subreaper()                                 # as botarena's command line does
     game = load_game("tictactoe")
     players = {"random": resolve_bot("tictactoe", "random --seed 1"),
@@ -290,7 +291,8 @@ def run_soak(games: int, jobs: int) -> None:
             print(f"  {counts['played']:>6} {fds:>9} {threads:>8} {resident:>8.1f} {zombies:>8} "
                   f"{counts['faults']:>7} {time.perf_counter() - started:>6.1f}", flush=True)
         return False
-    run_jobs(arena, paired_jobs("random", "random2", games // 2, 1), workers=jobs, on_result=on_result)
+    with LocalExecutor(arena, jobs) as executor:
+        run_jobs(executor, paired_jobs("random", "random2", games // 2, 1), on_result=on_result)
     time.sleep(0.5)
     fds, threads, resident, zombies = _harness_figures()
     print(f"  after the run: {fds} fds, {threads} threads, {resident:.1f} MB, {zombies} zombies")

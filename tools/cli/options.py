@@ -47,6 +47,11 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
                         f"(default: {games_default})")
     parser.add_argument("--jobs", "-j", type=int, metavar="J",
                         help=f"games played at once (default: the number of cores, {usable_cores()})")
+    parser.add_argument("--cluster", metavar="ADDRESS", help="play the games on a Dask cluster: a "
+                        "scheduler (tcp://HOST:8786) or local[:N] for N worker processes here "
+                        "(needs: pip install 'botarena[cluster]'; see docs/cluster.md)")
+    parser.add_argument("--workdir", metavar="DIR", help="with --cluster: the folder on each worker "
+                        "that relative bot paths start from (default: the worker's own folder)")
     parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
                         "id (default: random, or the one in the --out file)")
     parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "

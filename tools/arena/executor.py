@@ -1,0 +1,132 @@
+"""Where games are played: the seam between a producer of game jobs and the machines.
+
+A producer (``run_jobs`` for match, league and sweep; a tuner) submits jobs one at a time and
+collects finished games; an executor plays them. Two executors share this interface:
+``LocalExecutor`` (threads of this process, the default) and ``tools.arena.cluster.DaskExecutor``
+(tasks on a Dask cluster; Dask is imported only there). Results always come back to the
+producer's thread, which alone writes the results file.
+
+    with open_executor(arena, jobs=2) as executor:     # or cluster="local:2" / "tcp://host:8786"
+        executor.submit(job)
+        for job, result in executor.finished(timeout=0.2): ...
+"""
+from __future__ import annotations
+
+import threading
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
+from typing import TYPE_CHECKING, Protocol
+
+from referee.api import UsageError
+from referee.match import MatchResult
+from referee.process import close_all
+
+if TYPE_CHECKING:
+    from tools.arena.runner import Arena, GameJob
+
+
+class GameExecutor(Protocol):
+    """Plays submitted game jobs somewhere and hands back finished games."""
+
+    description: str          # for the status line: "jobs 2", "cluster tcp://... (4 threads)"
+
+    def capacity(self) -> int:
+        """How many games to keep submitted so that no core idles (may change: workers come
+        and go)."""
+
+    def in_flight(self) -> int:
+        """Games submitted and not yet handed back by ``finished``."""
+
+    def submit(self, job: "GameJob") -> None:
+        """Start (or queue) one game."""
+
+    def finished(self, timeout: float) -> list[tuple["GameJob", MatchResult]]:
+        """Wait up to ``timeout`` seconds for a game to end; every game ended since the last
+        call, in submission order. Each submitted job comes back once, or never if cancelled."""
+
+    def cancel(self) -> None:
+        """Drop every game not handed back yet: queued ones never start, running ones are cut
+        (their bots killed) and their results discarded. Returns when they are gone."""
+
+    def close(self) -> None:
+        """Cancel what is left and release threads, connections and any cluster started here."""
+
+
+class LocalExecutor:
+    """Games on threads of this process (a game mostly waits on its bots' pipes)."""
+
+    def __init__(self, arena: "Arena", workers: int):
+        self.arena = arena
+        self.workers = workers
+        self.description = f"jobs {workers}"
+        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="game")
+        self._running: dict[Future, GameJob] = {}
+        self._cancelled = threading.Event()
+
+    def capacity(self) -> int:
+        return self.workers
+
+    def in_flight(self) -> int:
+        return len(self._running)
+
+    def submit(self, job: "GameJob") -> None:
+        self._running[self._pool.submit(self._play, job)] = job
+
+    def _play(self, job: "GameJob") -> MatchResult | None:
+        return None if self._cancelled.is_set() else self.arena.play(job)
+
+    def finished(self, timeout: float) -> list[tuple["GameJob", MatchResult]]:
+        if not self._running:
+            return []
+        done, _ = wait(self._running, timeout=timeout, return_when=FIRST_COMPLETED)
+        order = list(self._running)
+        games = []
+        for future in sorted(done, key=order.index):
+            job = self._running.pop(future)
+            result = future.result()          # a set-up error (bot cannot start) raises here
+            if result is not None:
+                games.append((job, result))
+        return games
+
+    def cancel(self) -> None:
+        """Kill the bots of every game still in flight until those games return (a game may
+        start its bots just after a kill, so kill again), then drop their results."""
+        self._cancelled.set()
+        while any(not future.done() for future in self._running):
+            close_all()
+            wait(self._running, timeout=0.05)
+        self._running.clear()
+        close_all()
+        self._cancelled.clear()
+
+    def close(self) -> None:
+        self.cancel()
+        self._pool.shutdown(wait=True)
+
+    def __enter__(self) -> "LocalExecutor":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+
+CLUSTER_HINT = "pip install 'botarena[cluster]' (or: pip install distributed)"
+
+
+def open_executor(arena: "Arena", *, jobs: int | None = None, cluster: str | None = None,
+                  bot_texts: dict[str, str] | None = None,
+                  workdir: str | None = None) -> GameExecutor:
+    """Threads here (``jobs``, default: one per core), or a Dask cluster: ``cluster`` is a
+    scheduler address or ``local[:N]``; workers resolve ``bot_texts`` (name -> command as the
+    user wrote it) themselves, relative paths against ``workdir``. UsageError when it cannot."""
+    from tools.arena.runner import worker_count
+    if cluster is None:
+        return LocalExecutor(arena, worker_count(jobs))
+    if jobs is not None:
+        raise UsageError("--jobs is for games on this machine; on a --cluster each worker plays "
+                         "as many games at once as its --nthreads")
+    try:
+        import distributed  # noqa: F401
+    except ImportError:
+        raise UsageError(f"--cluster needs Dask's distributed package: {CLUSTER_HINT}") from None
+    from tools.arena.cluster import DaskExecutor
+    return DaskExecutor.open(arena, cluster, bot_texts or {}, workdir)
