@@ -4,6 +4,7 @@ from __future__ import annotations
 import csv
 import importlib.util
 import json
+import os
 import subprocess
 import sys
 
@@ -12,6 +13,8 @@ import pytest
 from referee.api import UsageError
 from tests.conftest import ROOT, run_cli
 from tests.test_match import CALM
+
+EVERY_GAME = {**os.environ, "BOTARENA_PROGRESS_SECONDS": "0"}
 from tools.cli.sweep import _best, expand_grid
 
 
@@ -177,3 +180,84 @@ def test_points_that_all_beat_the_opponent_every_time_are_ranked_by_their_mean_s
     rows = [{"bot": bot, "games": 4, "score": 1.0, "elo": None, "mean_score": mean}
             for bot, mean in (("greedy", 79.0), ("chokudai", 93.6), ("beam", 93.4))]
     assert _best(rows) == "chokudai"
+
+
+def test_points_tied_at_infinity_are_ranked_by_their_lower_bound_then_games():
+    def row(bot, low, games):
+        return {"bot": bot, "games": games, "score": 1.0, "elo": None, "elo_low": low,
+                "elo_high": None}
+    finite = {**row("finite", 30.0, 20), "elo": 300.0, "elo_high": 700.0, "score": 0.9}
+    assert _best([row("few", 39.9, 6), row("more", 120.5, 20), finite]) == "more"
+    assert _best([row("six", 39.9, 6), row("six again", 39.9, 8)]) == "six again"
+
+
+ELO_ROWS = [  # depth 1 even, 2 and 3 all won (+inf), 4 all lost (-inf), 5 an open upper end
+    {"bot": f"b {depth}", "depth": str(depth), "games": 6, "score": score, "elo": elo,
+     "elo_low": low, "elo_high": high}
+    for depth, score, elo, low, high in ((1, 0.5, 0.0, -200.0, 200.0), (2, 1.0, None, 39.9, None),
+                                         (3, 1.0, None, 39.9, None), (4, 0.0, None, None, -39.9),
+                                         (5, 0.9, 300.0, 100.0, None))]
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+@pytest.mark.parametrize("depths", [(1, 2, 3, 4, 5), (2, 3), (1, 2, 3)])
+def test_plot_draws_every_point_inside_the_frame_without_warnings(depths):
+    import warnings
+    from argparse import Namespace
+
+    from matplotlib import pyplot
+
+    from tools.cli.sweep_plot import draw_sweep
+    rows = [row for row in ELO_ROWS if int(row["depth"]) in depths]
+    args = Namespace(plot_y="elo", plot_x=None, vs="random", league=False, game="tictactoe",
+                     template="b --depth {...}", success_score=None)
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")
+        figure = draw_sweep(["depth"], rows, _best(rows), args)
+    axes = figure.axes[0]
+    (left, right), (bottom, top) = axes.get_xlim(), axes.get_ylim()
+    drawn = [(x, y) for line in axes.get_lines() if line.get_marker() not in (None, "None", "")
+             for x, y in zip(line.get_xdata(), line.get_ydata())]
+    for depth in depths:                     # every point drawn, its estimate inside the frame
+        assert any(x == depth and bottom <= y <= top for x, y in drawn), depth
+    assert left < min(depths) and max(depths) < right       # no point half cut by the frame
+    if 2 in depths:                          # +inf on the top edge, its finite lower end inside
+        assert (2, top) in drawn and bottom < 39.9 < top
+    pyplot.close(figure)
+
+
+@pytest.mark.parametrize("option, name, complaint", [
+    ("--csv", "blocker/table.csv", "cannot be written"),      # under a file: no folder there
+    ("--csv", ".", "is a directory"),
+    ("--plot", "blocker/plot.png", "cannot be written"),
+    ("--plot", "plot.nope", "cannot write .nope files"),
+])
+def test_output_paths_are_refused_before_the_first_game(tmp_path, option, name, complaint):
+    if option == "--plot" and "nope" in name and importlib.util.find_spec("matplotlib") is None:
+        pytest.skip("the plot format is checked by matplotlib, which is not installed")
+    (tmp_path / "blocker").write_text("a file, not a folder")
+    done = run_cli("sweep", "tictactoe", "random --seed {1,2}", "--vs", "random --seed 9",
+                   "-n", "2", *CALM, option, str(tmp_path / name), env=EVERY_GAME)
+    assert done.returncode == 2 and complaint in done.stderr, done.stderr
+    assert "games" not in done.stderr and "Traceback" not in done.stderr      # none played
+    assert len(done.stderr.splitlines()) == 1
+
+
+def test_a_missing_output_folder_is_created(tmp_path):
+    table = tmp_path / "new" / "folder" / "table.csv"
+    done = run_cli("sweep", "tictactoe", "random --seed {1,2}", "--vs", "random --seed 9",
+                   "-n", "2", *CALM, "--csv", str(table), "--quiet")
+    assert done.returncode == 0, done.stderr
+    assert table.read_text().startswith("seed,bot,games")
+
+
+@pytest.mark.skipif(importlib.util.find_spec("matplotlib") is None, reason="needs matplotlib")
+def test_plot_of_a_point_that_wins_every_game_is_drawn_without_a_warning(tmp_path):
+    plot = tmp_path / "plot.png"
+    done = run_cli("sweep", "tictactoe", "{alphabeta,random --seed 3}", "--vs", "random --seed 9",
+                   "-n", "2", "--seed", "1", *CALM, "--plot", str(plot), "--json")
+    assert done.returncode == 0, done.stderr
+    points = json.loads(done.stdout)["points"]
+    assert points[0]["wins"] == 2 and points[0]["elo"] is None          # +inf
+    assert points[0]["elo_low"] is not None and json.loads(done.stdout)["best"] == "alphabeta"
+    assert "Warning" not in done.stderr and plot.read_bytes()[:4] == b"\x89PNG"

@@ -1,6 +1,7 @@
 """The statistics of bot-vs-bot testing, stdlib only.
 
-Elo from a score with a 95 % interval (per game, or per seat-swapped pair: pentanomial), LOS,
+Elo from a score with a 95 % interval (per game, or per seat-swapped pair: pentanomial; an
+Agresti-Coull interval, bounded and sane for perfect records), LOS,
 the Wilson interval, the SPRT bounds and fishtest's GSPRT approximation (``LLR_alt2``) on
 trinomial or pentanomial counts, and a Bradley-Terry fit (Hunter's MM) on the Elo scale with
 intervals from the Fisher information. Formulas and worked numbers:
@@ -67,15 +68,33 @@ def _estimate(counts: Sequence[float], values: Sequence[float]) -> EloEstimate:
     total, score, variance = mean_and_variance(counts, values)
     if total == 0:
         return EloEstimate(0.0, -math.inf, math.inf, 0.5, math.inf)
-    stderr = math.sqrt(variance / total)
-    if stderr > 0:
-        # an end past 0 or 1 is unbounded (inf), not the Elo of a clamped score
-        low, high = score - Z95 * stderr, score + Z95 * stderr
-    else:
-        # every sample alike (all won, say): the normal interval has no width; Wilson's does
-        low, high = wilson(score * total, total)
+    low, high = bounded_interval(counts, values)
     return EloEstimate(elo_from_score(score), elo_from_score(low), elo_from_score(high), score,
-                       stderr)
+                       math.sqrt(variance / total))
+
+
+def bounded_interval(counts: Sequence[float], values: Sequence[float],
+                     z: float = Z95) -> tuple[float, float]:
+    """A 95 % interval of the mean of samples worth ``values`` (ascending) seen ``counts`` times,
+    never outside [values[0], values[-1]].
+
+    Agresti and Coull's adjusted interval, the practical form of Wilson's score interval,
+    generalised from wins/losses to any outcomes: add z^2/2 samples at each end of the range,
+    then take mean +- z * sqrt(variance / n) of the augmented sample, clipped to the range. For
+    wins and losses it is Agresti-Coull's interval itself; on large samples it is the normal
+    interval; unlike the normal one it keeps a width when every sample is alike (a perfect
+    record is not certain) and never leaves the range. Adding a top sample (a win) never lowers
+    the lower end; tests/test_stats.py checks that over every small record.
+    """
+    bottom, top = values[0], values[-1]
+    if top == bottom or sum(counts) <= 0:
+        return bottom, top
+    augmented = list(counts)
+    augmented[0] += z * z / 2
+    augmented[-1] += z * z / 2
+    total, mean, variance = mean_and_variance(augmented, values)
+    spread = z * math.sqrt(variance / total)
+    return max(bottom, mean - spread), min(top, mean + spread)
 
 
 def elo_trinomial(wins: int, draws: int, losses: int) -> EloEstimate:

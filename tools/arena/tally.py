@@ -112,15 +112,16 @@ class HeadToHead:
         return stats.llr_pentanomial(self.pentanomial(), settings.elo0, settings.elo1)
 
     def mean_scores(self) -> dict[str, dict]:
-        """Each bot's mean game score (its points, quests...) with a 95 % interval."""
+        """Each bot's mean game score (its points, quests...) with a 95 % interval, bounded by the
+        lowest and highest scores seen (the game's range is not declared)."""
         means = {}
         for name, values in self.scores.items():
-            count = len(values)
-            mean = sum(values) / count if count else 0.0
-            spread = stats.Z95 * math.sqrt(sum((v - mean) ** 2 for v in values) / count / count) \
-                if count else 0.0
-            means[name] = {"mean": round(mean, 3),
-                           "ci95": [round(mean - spread, 3), round(mean + spread, 3)]}
+            counts = Counter(values)
+            levels = sorted(counts) or [0.0]
+            _, mean, _ = stats.mean_and_variance([counts[level] for level in levels], levels)
+            low, high = stats.bounded_interval([counts[level] for level in levels], levels)
+            means[name] = {"mean": round(mean, 3) if values else 0.0,
+                           "ci95": [round(low, 3), round(high, 3)]}
         return means
 
     def summary(self) -> dict:
@@ -177,6 +178,23 @@ def rerun_command(record: dict, seats: list[str] | None = None) -> str:
 _COPY_SUFFIX = re.compile(r" #\d+$")        # "random #2", a second copy of a bot (see Tournament)
 
 
+def shorten(text: str, width: int) -> str:
+    """``text`` on one line, cut at the last word that fits in ``width`` with an ellipsis (the
+    whole text stays in the JSON summary)."""
+    text = " ".join(text.split())
+    if len(text) <= width:
+        return text
+    cut = text[:width - 1]
+    if " " in cut[width // 2:]:
+        cut = cut.rsplit(" ", 1)[0]
+    return cut.rstrip(" ,;:") + "…"
+
+
+def _detail_text(detail: str, width: int = 160) -> str:
+    short = shorten(detail, width)
+    return short if short == detail else f"{short} (whole text: --json)"
+
+
 def _round(value: float) -> float | None:
     return round(value, 1) if math.isfinite(value) else None
 
@@ -231,7 +249,7 @@ def summary_lines(summary: dict) -> list[str]:
         lines.append(f"  {name}: {timing};  faults: {fault_text}")
     for name, fault in summary["first_faults"].items():
         lines.append(f"  first fault of {name}: {fault['kind']} at turn {fault['turn']}: "
-                     f"{fault['detail'][:120]}")
+                     f"{_detail_text(fault['detail'])}")
         lines.append(f"    re-run it: {fault['rerun']}")
     if summary["void"]:
         lines.append(f"  void: {summary['void']} game(s) without a result (referee error; see "

@@ -8,6 +8,7 @@ from referee.games import load_game
 from referee.match import PlayerSpec, play_match
 from referee.replay import read_replay, to_replay, verify_replay, write_replay
 from tools.arena.botspec import resolve_bot
+from tools.cli.options import check_output_file
 from tools.cli.play import summary_text
 
 
@@ -31,6 +32,8 @@ def run(args) -> int:
         problems = verify_replay(game, replay)
         print("replay agrees with the rules" if not problems else "\n".join(problems))
         return 0 if not problems else 1
+    if args.out:
+        check_output_file(args.out, "--out")           # before the game, not after it
     players = [_player(game.name, entry) for entry in replay["players"]]
     clock = TimeControl(**replay["time_control"])
     result = play_match(game, players, seed=replay["seed"], options=replay["options"], time_control=clock)

@@ -19,11 +19,11 @@ from tools.arena.solo import SoloComparisons, solo_jobs
 from tools.arena.standings import Standings, round_robin
 from tools.arena.tally import HeadToHead, format_bounds, format_elo
 from tools.arena.tournament import Tournament, pair_count
-from tools.cli.options import add_run_arguments
+from tools.cli.options import add_run_arguments, check_output_file
+from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
 
 _BRACES = re.compile(r"\{([^{}]*)\}")
 _RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:\.\.\s*(\d+)\s*)?$")
-PLOT_HINT = "pip install 'botarena[plot]' (or: pip install matplotlib)"
 PLOT_METRICS = ("elo", "success", "mean_score")
 
 
@@ -112,12 +112,18 @@ def run(args) -> int:
     if args.vs is None and not args.league:
         raise UsageError("sweep needs --vs OPPONENT, or --league to play the points against "
                          "each other")
-    if args.plot and not _have_matplotlib():
+    if args.plot and not have_matplotlib():
         print(f"botarena: --plot {args.plot}: matplotlib is not installed, so there will be no "
               f"plot; to get it: {PLOT_HINT}", file=sys.stderr)
     if args.vs is not None and args.vs in (point.bot for point in points):
         raise UsageError(f"--vs {args.vs!r} is also a point of the grid")
     _check_plot_options(args, names)
+    if args.csv:
+        check_output_file(args.csv, "--csv")
+    if args.plot:
+        check_output_file(args.plot, "--plot")
+        if have_matplotlib():
+            check_plot_format(args.plot)
     pair_count(args.games)                        # checks -n
     bots = [point.bot for point in points] + ([args.vs] if args.vs is not None else [])
     tournament = Tournament(args, bots)
@@ -133,8 +139,8 @@ def run(args) -> int:
     best = _best(rows)
     if args.csv:
         _write_csv(args.csv, names, rows)
-    if args.plot and _have_matplotlib():
-        _plot(args.plot, names, rows, best, args, opponent)
+    if args.plot and have_matplotlib():
+        plot_sweep(args.plot, names, rows, best, args, opponent)
     if args.json:
         summary = {"parameters": names, "points": rows, "best": best, "opponent": args.vs,
                    "league": args.league, "seed": tournament.base_seed,
@@ -147,10 +153,10 @@ def run(args) -> int:
         if opponent is not None:
             lines.insert(-1 if best is not None else len(lines), _opponent_line(opponent))
         print("\n".join(lines + tournament.status_lines(outcome)))
-        for path, what in ((args.csv, "csv"), (args.plot if _have_matplotlib() else None, "plot")):
+        for path, what in ((args.csv, "csv"), (args.plot if have_matplotlib() else None, "plot")):
             if path:
                 print(f"{what}: {path}")
-        if args.plot and not _have_matplotlib():
+        if args.plot and not have_matplotlib():
             print(f"plot: not drawn, matplotlib is missing ({PLOT_HINT})")
     return 130 if outcome.interrupted else 0
 
@@ -266,14 +272,17 @@ def _row(point: GridPoint, names: list[str], source) -> dict:
 
 
 def _best(rows: list[dict]) -> str | None:
-    """The point with the highest Elo (an unbounded one, all won or all lost, by its score; then
-    by its own mean score, which tells apart points that all beat the opponent every time)."""
+    """The point with the highest Elo. Ties (points at +inf, all won) by their lower bound, then
+    by games (more evidence), then by score and their own mean score (which tells apart points
+    that beat the opponent every time)."""
     played = [row for row in rows if row["games"]]
-    def key(row: dict) -> tuple[float, float, float]:
+    def key(row: dict) -> tuple[float, ...]:
         elo = row["elo"] if row["elo"] is not None else \
             (math.inf if row["score"] > 0.5 else -math.inf)
+        low = row.get("elo_low")
         mean = row.get("mean_score")
-        return elo, row["score"], mean if mean is not None else -math.inf
+        return (elo, low if low is not None else -math.inf, row["games"], row["score"],
+                mean if mean is not None else -math.inf)
     return max(played, key=key)["bot"] if played else None
 
 
@@ -325,103 +334,3 @@ def _write_csv(path: str, names: list[str], rows: list[dict]) -> None:
             writer.writerows(rows)
     except OSError as error:
         raise UsageError(f"--csv {path!r}: {error.strerror}") from None
-
-
-def _have_matplotlib() -> bool:
-    try:
-        import matplotlib  # noqa: F401
-    except ImportError:
-        return False
-    return True
-
-
-def _plot(path: str, names: list[str], rows: list[dict], best: str | None, args,
-          opponent: dict | None = None) -> None:
-    """``--plot-y`` (Elo, success rate or mean score, with 95 % error bars where there is an
-    interval) against ``--plot-x`` (default: the first parameter), one line per value of the
-    rest; for Elo the best point starred, for the others the opponent's figure dashed."""
-    import matplotlib
-    matplotlib.use("Agg")
-    from matplotlib import pyplot
-
-    metric, across = args.plot_y, args.plot_x or names[0]
-    rest = [name for name in names if name != across]
-    numeric = all(_is_number(row[across]) for row in rows)
-    labels = list(dict.fromkeys(row[across] for row in rows))
-    def x_of(row: dict) -> float:
-        return float(row[across]) if numeric else labels.index(row[across])
-    figure, axes = pyplot.subplots(figsize=(7, 4.5))
-    series: dict[tuple, list[dict]] = {}
-    for row in rows:
-        series.setdefault(tuple(row[name] for name in rest), []).append(row)
-    for values, members in series.items():
-        points = [(x_of(row), _plot_value(row, metric)) for row in members]
-        points = sorted((x, value) for x, value in points if value is not None)
-        label = ", ".join(f"{name}={value}" for name, value in zip(rest, values)) or None
-        axes.errorbar([x for x, _ in points], [value[0] for _, value in points],
-                      yerr=[[value[1] for _, value in points], [value[2] for _, value in points]],
-                      marker="o", capsize=4, label=label)
-    if metric == "elo":
-        for row in rows:
-            if row["bot"] == best and row["elo"] is not None:
-                axes.plot([x_of(row)], [row["elo"]], marker="*", markersize=16, color="goldenrod",
-                          linestyle="none", label="best", zorder=3)
-        axes.axhline(0, color="grey", linewidth=0.8)
-    elif opponent is not None and opponent.get(metric) is not None:
-        axes.axhline(opponent[metric], color="grey", linestyle="--", linewidth=1,
-                     label=f"{opponent['bot']}")
-    _label_axes(axes, metric, across, labels, numeric, args)
-    figure.tight_layout()
-    try:
-        figure.savefig(path)
-    except (OSError, ValueError) as error:
-        raise UsageError(f"--plot {path!r}: {error}") from None
-    finally:
-        pyplot.close(figure)
-
-
-def _plot_value(row: dict, metric: str) -> tuple[float, float, float] | None:
-    """(value, distance down, distance up) of a row's ``metric``; None when it has none. An
-    unbounded Elo interval is drawn 800 long."""
-    if metric == "mean_score":
-        return None if row.get("mean_score") is None else (row["mean_score"], 0.0, 0.0)
-    if metric == "success":
-        if row.get("success") is None:
-            return None
-        return row["success"], row["success"] - row["success_low"], \
-            row["success_high"] - row["success"]
-    if row["elo"] is None:
-        return None
-    low = row["elo_low"] if row["elo_low"] is not None else row["elo"] - 800
-    high = row["elo_high"] if row["elo_high"] is not None else row["elo"] + 800
-    return row["elo"], row["elo"] - low, high - row["elo"]
-
-
-def _label_axes(axes, metric: str, across: str, labels: list[str], numeric: bool, args) -> None:
-    if not numeric:
-        axes.set_xticks(range(len(labels)), labels)
-    else:
-        values = [float(label) for label in labels]
-        if min(values) > 0 and max(values) >= 20 * min(values):
-            axes.set_xscale("log")                 # budgets like 2, 5, 20, 50 or 100 ... 10,000
-            axes.minorticks_off()
-        if len(labels) <= 20:
-            axes.set_xticks(sorted(set(values)), labels=None)
-            axes.set_xticklabels(sorted(labels, key=float))
-    axes.set_xlabel(across)
-    if metric == "elo":
-        axes.set_ylabel("Elo" + (f" vs {args.vs}" if args.vs and not args.league else "")
-                        + " (95 % interval)")
-    else:
-        axes.set_ylabel(f"success rate (score >= {args.success_score:g}, 95 % interval)"
-                        if metric == "success" else "mean score")
-    axes.set_title(f"{args.game}: {args.template}", fontsize=10)
-    axes.legend(fontsize=8)
-
-
-def _is_number(text: str) -> bool:
-    try:
-        float(text)
-    except ValueError:
-        return False
-    return True
