@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import json
+import os
+import stat
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -11,6 +13,7 @@ from referee.match import MatchResult, PlayerSpec
 
 FORMAT = "botarena-replay"
 VERSION = 1
+MAX_REPLAY_BYTES = 64 << 20     # a long game's replay is a few MB; past this it is not one
 
 
 def to_replay(result: MatchResult, players: list[PlayerSpec], time_control: TimeControl) -> dict:
@@ -35,10 +38,12 @@ def write_replay(path: str | Path, replay: dict) -> None:
 
 def read_replay(path: str | Path) -> dict:
     try:
-        replay = json.loads(Path(path).read_text())
+        replay = json.loads(_read_bounded(Path(path)))
     except FileNotFoundError:
         raise UsageError(f"no replay file {str(path)!r}") from None
-    except (json.JSONDecodeError, UnicodeDecodeError) as error:
+    except OSError as error:
+        raise UsageError(f"replay {str(path)!r} cannot be read: {error.strerror}") from None
+    except (ValueError, RecursionError) as error:
         raise UsageError(f"replay {str(path)!r} is not JSON: {error}") from None
     if not isinstance(replay, dict) or replay.get("format") != FORMAT:
         raise UsageError(f"{str(path)!r} is not a botarena replay")
@@ -46,6 +51,21 @@ def read_replay(path: str | Path) -> dict:
         raise UsageError(f"replay {str(path)!r} has version {replay.get('version')!r}; "
                          f"this botarena reads version {VERSION}")
     return replay
+
+
+def _read_bounded(path: Path) -> bytes:
+    """The file's bytes: a regular file of at most MAX_REPLAY_BYTES (a device such as
+    /dev/zero would be read forever, a FIFO would block the open)."""
+    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+    with open(fd, "rb") as handle:
+        if not stat.S_ISREG(os.fstat(fd).st_mode):
+            raise UsageError(f"replay {str(path)!r} is not a regular file")
+        os.set_blocking(fd, True)
+        data = handle.read(MAX_REPLAY_BYTES + 1)
+    if len(data) > MAX_REPLAY_BYTES:
+        raise UsageError(f"replay {str(path)!r} is larger than {MAX_REPLAY_BYTES >> 20} MB: not a "
+                         "botarena replay")
+    return data
 
 
 def verify_replay(game: Game, replay: dict) -> list[str]:

@@ -6,29 +6,25 @@ executor (tools.arena.executor: ``--jobs`` threads here, or a ``--cluster``); ev
 comes back to this process. Every finished game is appended to the
 results file as one whole JSON line, written with a single ``write`` and flushed at once, keyed
 by (pair id, seats): running the same command again skips every game already there, so the final
-count is exact even after a SIGKILL (a truncated last line is dropped). Ctrl-C or SIGTERM stops
+count is exact even after a SIGKILL (see ``tools.arena.results``). Ctrl-C or SIGTERM stops
 the run: no new game starts, games in flight are cut (their bots killed, their results
 discarded), and the caller prints what finished.
 """
 from __future__ import annotations
 
-import dataclasses
-import errno
-import fcntl
 import hashlib
 import itertools
-import json
 import os
 import signal
 import sys
 import threading
 from dataclasses import dataclass
-from pathlib import Path
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from referee.api import BotArenaError, Game, TimeControl, UsageError
 from referee.match import MatchResult, PlayerSpec, play_match
 from tools.arena.botspec import command_of, for_game
+from tools.arena.results import RunIdentity
 
 if TYPE_CHECKING:
     from tools.arena.executor import GameExecutor
@@ -98,116 +94,6 @@ def worker_count(requested: int | None) -> int:
 
 
 # -- the results file ---------------------------------------------------------------------------
-
-@dataclass(frozen=True)
-class RunIdentity:
-    """What every game of a run shares; a results file from another run is refused."""
-
-    game: str
-    options: dict
-    time_control: TimeControl
-    bots: tuple[str, ...]
-    base_seed: int | None
-
-    def stamp(self) -> dict:
-        return {"base_seed": self.base_seed,
-                "time_control": dataclasses.asdict(self.time_control)}
-
-
-class ResultsFile:
-    """The append-only JSON-lines file of a run: one line per finished game."""
-
-    def __init__(self, path: str | Path):
-        self.path = Path(path)
-        self._fd: int | None = None
-
-    def load(self, identity: RunIdentity) -> tuple[list[dict], int | None]:
-        """The records already there, after checking they belong to this run; the base seed
-        they were played with. Raises UsageError (file untouched) when they do not belong."""
-        try:
-            data = self.path.read_bytes()
-        except FileNotFoundError:
-            return [], identity.base_seed
-        except OSError as error:
-            raise UsageError(f"cannot read results file {str(self.path)!r}: {error.strerror}") \
-                from None
-        lines = data.split(b"\n")
-        tail = lines.pop()                 # b"" when the file ends with a newline
-        self._keep_bytes = len(data) - len(tail)
-        records = []
-        for number, line in enumerate(lines, 1):
-            if not line.strip():
-                continue
-            try:
-                record = json.loads(line)
-                key = record["pair"], tuple(record["seats"])
-            except (ValueError, KeyError, TypeError):
-                raise UsageError(f"{self.path}:{number} is not a botarena results line; give "
-                                 "another --out file") from None
-            records.append(record)
-        return records, self._check(records, identity)
-
-    def _check(self, records: list[dict], identity: RunIdentity) -> int | None:
-        base_seed = identity.base_seed
-        normal_options = json.loads(json.dumps(identity.options))
-        clock = dataclasses.asdict(identity.time_control)
-        where = f"results file {str(self.path)!r}"
-        for record in records:
-            if record.get("game") != identity.game:
-                raise UsageError(f"{where} holds {record.get('game')} games, not {identity.game}; "
-                                 "give another --out file")
-            strangers = [name for name in record["seats"] if name not in identity.bots]
-            if strangers:
-                raise UsageError(f"{where} holds games of other bots ({strangers[0]!r}); give "
-                                 "another --out file or the same bots")
-            if record.get("options") != normal_options:
-                raise UsageError(f"{where} was played with options {record.get('options')}, not "
-                                 f"{normal_options}; give another --out file or the same --option")
-            if record.get("time_control") != clock:
-                raise UsageError(f"{where} was played with time control {record.get('time_control')},"
-                                 f" not {clock}; give another --out file or the same limits")
-            if base_seed is None:
-                base_seed = record.get("base_seed")
-            elif record.get("base_seed") != base_seed:
-                raise UsageError(f"{where} was played with --seed {record.get('base_seed')}, not "
-                                 f"{base_seed}; drop --seed to resume it, or give another --out")
-        return base_seed
-
-    def open(self) -> None:
-        """Open for appending, after dropping a truncated last line (a SIGKILL mid-write)."""
-        try:
-            if self.path.is_dir():
-                raise IsADirectoryError(errno.EISDIR, "is a directory")
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            fd = os.open(self.path, os.O_WRONLY | os.O_CREAT, 0o644)
-        except OSError as error:
-            raise UsageError(f"results file {str(self.path)!r} cannot be written: "
-                             f"{error.strerror}") from None
-        try:
-            fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
-        except OSError:
-            os.close(fd)
-            raise UsageError(f"results file {str(self.path)!r} is in use by another botarena "
-                             "run") from None
-        keep = getattr(self, "_keep_bytes", None)
-        if keep is not None and os.fstat(fd).st_size > keep:
-            os.ftruncate(fd, keep)
-            print(f"botarena: dropped a truncated last line of {self.path} "
-                  "(a game cut off mid-write)", file=sys.stderr)
-        os.lseek(fd, 0, os.SEEK_END)
-        self._fd = fd
-
-    def append(self, record: dict) -> None:
-        line = (json.dumps(record, separators=(",", ":")) + "\n").encode()
-        view = memoryview(line)
-        while view:                       # one write for a line; loop only on a short write
-            view = view[os.write(self._fd, view):]
-
-    def close(self) -> None:
-        if self._fd is not None:
-            os.close(self._fd)
-            self._fd = None
-
 
 def to_record(result: MatchResult, job: GameJob, identity: RunIdentity,
               commands: Sequence[str] = ()) -> dict:

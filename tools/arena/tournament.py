@@ -12,8 +12,8 @@ from referee.api import UsageError
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
-from tools.arena.runner import (Arena, GameJob, ResultsFile, RunIdentity, RunOutcome, run_jobs,
-                                to_record, worker_count)
+from tools.arena.results import ResultsFile, RunIdentity, record_key
+from tools.arena.runner import Arena, GameJob, RunOutcome, run_jobs, to_record, worker_count
 from tools.arena.setup import game_setup
 
 
@@ -64,11 +64,10 @@ class Tournament:
         self.quiet = bool(args.quiet or args.json)
         self.command = args.command
         identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, args.seed)
-        self.results = ResultsFile(args.out) if args.out else None
-        self.records: list[dict] = []
+        self.results = ResultsFile(args.out) if args.out is not None else None
         base_seed = args.seed
         if self.results is not None:
-            self.records, base_seed = self.results.load(identity)
+            base_seed = self.results.open(identity)      # locked until the run ends
         self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
         self.identity = RunIdentity(self.game.name, self.options, self.clock, self.bots,
                                     self.base_seed)
@@ -80,20 +79,20 @@ class Tournament:
              stop_before: Callable[[], bool] = lambda: False) -> RunOutcome:
         """Feed the records of ``jobs`` already in the results file to ``on_record``, then play
         the rest; ``on_record`` returns True to stop early. ``stop_before`` is asked once the
-        old records are in (an SPRT already decided plays nothing)."""
+        old records are in (an SPRT already decided plays nothing). The results file stays
+        open and locked across calls, until ``close`` (or the end of the process)."""
         planned = {job.key for job in jobs}
         done = set()
-        for record in self.records:
-            key = record["pair"], tuple(record["seats"])
-            if key in planned and key not in done:
-                done.add(key)
-                on_record(record)
+        if self.results is not None:
+            for record in self.results.records():
+                key = record_key(record)
+                if key in planned:
+                    done.add(key)
+                    on_record(record)
         self.planned, self.finished = len(planned), len(done)
         pending = [job for job in jobs if job.key not in done]
         if not pending or stop_before():
             return RunOutcome()
-        if self.results is not None:
-            self.results.open()
         progress = open_progress(self.planned, len(done), f"{self.command} {self.game.name}",
                                  quiet=self.quiet)
         def on_result(job: GameJob, result) -> bool:
@@ -111,8 +110,11 @@ class Tournament:
         finally:
             if progress is not None:
                 progress.close()
-            if self.results is not None:
-                self.results.close()
+
+    def close(self) -> None:
+        """Release the results file (another run waiting for it goes on)."""
+        if self.results is not None:
+            self.results.close()
 
     @contextlib.contextmanager
     def session(self) -> Iterator[GameExecutor]:

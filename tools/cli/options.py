@@ -28,9 +28,14 @@ def check_output_file(text: str, option: str) -> None:
     Creates the missing folders and a scratch file beside it, then removes the scratch
     file: an existing file at ``text`` is never touched.
     """
+    if not text:
+        raise UsageError(f"{option} '': give a file name")
     path = Path(text)
     if not path.name or path.is_dir():
         raise UsageError(f"{option} {text!r} is a directory; give a file name")
+    if path.exists() and not path.is_file():
+        raise UsageError(f"{option} {text!r} is not a regular file (a device, FIFO or socket); "
+                         "give a file name")
     scratch = path.with_name(f".{path.name}.{os.getpid()}.check")
     try:
         path.parent.mkdir(parents=True, exist_ok=True)

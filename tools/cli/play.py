@@ -37,7 +37,7 @@ def run(args) -> int:
         wanted = str(low) if low == high else f"{low} to {high}"
         raise UsageError(f"{game.name} takes {wanted} bot(s), got {len(args.bots)}")
     players = [resolve_bot(game.name, text) for text in args.bots]
-    if args.replay:
+    if args.replay is not None:
         check_output_file(args.replay, "--replay")
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     # built-in bots without --seed get one from the game seed and their seat (same seed,

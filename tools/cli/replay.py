@@ -26,6 +26,8 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    if args.out is not None:
+        check_output_file(args.out, "--out")
     replay = read_replay(args.file)
     game = load_game(replay["game"])
     if args.verify:
