@@ -86,11 +86,19 @@ def test_a_game_cut_off_as_the_first_line_is_dropped(tmp_path):
     assert "truncated" in done.stderr and len(_lines(out)) == 2
 
 
+def _special_file(tmp_path: Path, target: str) -> str:
+    """A FIFO, or a link to a device: a bug then replaces the link, never the device (as root)."""
+    path = tmp_path / "special"
+    if target == "fifo":
+        os.mkfifo(path)
+    else:
+        path.symlink_to(target)
+    return str(path)
+
+
 @pytest.mark.parametrize("target", ["/dev/full", "/dev/zero", "/dev/null", "fifo", "/dev/stdout"])
 def test_anything_but_a_regular_file_is_refused(tmp_path, target):
-    if target == "fifo":
-        target = str(tmp_path / "fifo")
-        os.mkfifo(target)
+    target = _special_file(tmp_path, target)
     done = run_cli("match", "tictactoe", "random", RANDOM, "-n", "2", "--out", target, timeout=30)
     assert done.returncode == 2, done.stderr
     assert "not a regular file" in done.stderr and len(done.stderr.strip().splitlines()) == 1
@@ -159,15 +167,13 @@ def test_an_empty_out_is_refused():
 @pytest.mark.parametrize("target", ["/dev/zero", "fifo", "directory", "huge"])
 def test_a_replay_that_is_not_a_bounded_regular_file_is_one_line(tmp_path, target):
     path = tmp_path / target
-    if target == "fifo":
-        os.mkfifo(path)
-    elif target == "directory":
+    if target == "directory":
         path.mkdir()
     elif target == "huge":
         with path.open("wb") as handle:
             handle.truncate(65 << 20)              # sparse: 65 MB of zero bytes
     else:
-        path = Path(target)
+        path = _special_file(tmp_path, target)
     done = run_cli("replay", str(path), "--verify", timeout=30)
     assert done.returncode == 2, done.stderr
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
@@ -175,8 +181,8 @@ def test_a_replay_that_is_not_a_bounded_regular_file_is_one_line(tmp_path, targe
 
 @pytest.mark.parametrize("command", [("play", "tictactoe", "random", "random", "--replay"),
                                      ("replay", "missing.json", "--out")])
-@pytest.mark.parametrize("target", ["", "/dev/full"])
-def test_an_output_file_that_is_empty_or_a_device_is_refused(command, target):
-    done = run_cli(*command, target, timeout=30)
+@pytest.mark.parametrize("target", ["", "/dev/full", "fifo"])
+def test_an_output_file_that_is_empty_or_a_device_is_refused(tmp_path, command, target):
+    done = run_cli(*command, target and _special_file(tmp_path, target), timeout=30)
     assert done.returncode == 2, done.stderr
     assert ("give a file name" in done.stderr) and len(done.stderr.strip().splitlines()) == 1
