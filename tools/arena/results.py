@@ -53,10 +53,10 @@ class ResultsFile:
     ``records`` reads the games again; ``append`` adds one; ``close`` unlocks."""
 
     def __init__(self, path: str | Path):
+        self._fd: int | None = None
         if not str(path):
             raise UsageError("--out '': give a file name")
         self.path = Path(path)
-        self._fd: int | None = None
         self.recorded: dict[Key, int] = {}    # every game in the file -> its result's fingerprint
         self._repeats: set[int] = set()       # line numbers of games recorded a second time
 
