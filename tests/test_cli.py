@@ -125,5 +125,20 @@ def test_not_executable_bot_is_a_usage_error(tmp_path):
     assert done.returncode == 2 and "not executable" in done.stderr and "Traceback" not in done.stderr
 
 
-def test_console_script_is_installed():
-    assert (ROOT / "pyproject.toml").read_text().count('botarena = "tools.cli:main"') == 1
+def test_console_script_is_declared_installed_and_runs():
+    import subprocess
+    import sys
+    import tomllib
+    from importlib.metadata import entry_points
+    from pathlib import Path
+
+    import tools.cli
+    with open(ROOT / "pyproject.toml", "rb") as handle:        # a commented-out line is gone
+        declared = tomllib.load(handle)["project"]["scripts"]
+    assert declared == {"botarena": "tools.cli:main"}
+    installed = [point for point in entry_points(group="console_scripts") if point.name == "botarena"]
+    assert [point.value for point in installed] == ["tools.cli:main"], "reinstall: pip install -e ."
+    assert installed[0].load() is tools.cli.main
+    script = Path(sys.executable).parent / "botarena"
+    done = subprocess.run([str(script), "games"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0 and "tictactoe" in done.stdout, done.stderr
