@@ -34,13 +34,15 @@ import os
 import re
 import select
 import signal
+import shutil
 import subprocess
+import tempfile
 import threading
 import time
 import weakref
 from typing import NamedTuple
 
-from referee import cgroup, guardian
+from referee import cgroup, guardian, sandbox
 from referee.api import Fault, UsageError
 from referee.bot_stderr import StderrLog
 from referee.cpu_clock import CpuClock
@@ -120,7 +122,8 @@ class BotProcess:
 
     def __init__(self, argv: list[str], *, name: str = "", cwd: str | None = None,
                  env: dict[str, str] | None = None, memory_mb: int | None = DEFAULT_MEMORY_MB,
-                 max_line_chars: int = MAX_LINE_CHARS, stderr_tail_bytes: int = STDERR_TAIL_BYTES):
+                 max_line_chars: int = MAX_LINE_CHARS, stderr_tail_bytes: int = STDERR_TAIL_BYTES,
+                 sandboxed: bool = False):
         _process_setup()
         self.argv = [str(word) for word in argv]
         self.name = name or " ".join(self.argv)
@@ -133,8 +136,10 @@ class BotProcess:
         self._owner = threading.get_ident()
         self.memory_exceeded_bytes = 0
         self.marker = f"{os.getpid()}.{next(_serial)}"
-        self._proc = self._start(cwd, env)
-        self.pid = self._proc.pid
+        self._own_folder: str | None = None     # a sandboxed bot's temporary working folder
+        self._proc, bot_pid = self._start(cwd, env, sandboxed)
+        self.pid = self._proc.pid               # bwrap's, for a sandboxed bot
+        self.bot_pid = bot_pid or self.pid      # the bot's own process: its CPU and memory
         guardian.watch(self.pid)                # its process group, killed if we die
         self._cgroup = cgroup.bot_cgroup(self.pid)
         with _live_lock:
@@ -162,22 +167,54 @@ class BotProcess:
         self._stderr_open = True
         self._poll_in = select.poll()
         self._poll_in.register(self._stdin_fd, select.POLLOUT)
-        self._cpu = CpuClock(self.pid)
+        self._cpu = CpuClock(self.bot_pid)
         self._statm_fd = self._open_proc("statm") if self.memory_mb else None
         if self.memory_mb:
             monitor.add(self)
 
     # -- set-up ----------------------------------------------------------------
-    def _start(self, cwd: str | None, env: dict[str, str] | None) -> subprocess.Popen:
+    def _start(self, cwd: str | None, env: dict[str, str] | None,
+               sandboxed: bool) -> tuple[subprocess.Popen, int | None]:
+        """The started process, and the bot's own pid when it runs under bwrap."""
         if not self.argv or not self.argv[0]:
             raise BotStartError(f"cannot start bot {self.name!r}: empty command")
         environment = dict(os.environ if env is None else env)
         environment[MARKER_VARIABLE] = self.marker
-        program = self.argv[0]
+        if sandboxed:
+            return self._start_sandboxed(cwd, environment)
+        return self._popen(self.argv, cwd, environment), None
+
+    def _start_sandboxed(self, cwd: str | None, environment: dict[str, str]):
+        if cwd is None:
+            cwd = self._own_folder = tempfile.mkdtemp(prefix="botarena-bot-")
+        reader, writer = os.pipe()
+        try:
+            argv = sandbox.sandboxed_argv(self.argv, os.path.abspath(cwd), writer)
+            proc = sandbox.spawner.run(lambda: self._popen(argv, None, environment, (writer,)))
+        except BaseException:
+            os.close(reader)
+            self._remove_own_folder()
+            raise
+        finally:
+            os.close(writer)
+        try:
+            return proc, sandbox.read_child_pid(reader)
+        finally:
+            os.close(reader)
+
+    def _remove_own_folder(self) -> None:
+        if self._own_folder is not None:
+            shutil.rmtree(self._own_folder, ignore_errors=True)
+            self._own_folder = None
+
+    def _popen(self, argv: list[str], cwd: str | None, environment: dict[str, str],
+               pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+        program = argv[0]
         try:
             return subprocess.Popen(
-                self.argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=environment, process_group=0, close_fds=True)
+                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                bufsize=0, cwd=cwd, env=environment, process_group=0, close_fds=True,
+                pass_fds=pass_fds)
         except FileNotFoundError:
             if os.sep in program and os.path.isfile(program):
                 raise BotStartError(f"cannot start bot {self.name!r}: the interpreter on the #! line "
@@ -215,7 +252,7 @@ class BotProcess:
 
     def _open_proc(self, name: str) -> int | None:
         try:
-            return os.open(f"/proc/{self.pid}/{name}", os.O_RDONLY)
+            return os.open(f"/proc/{self.bot_pid}/{name}", os.O_RDONLY)
         except OSError:
             return None
 
@@ -486,6 +523,7 @@ class BotProcess:
         if self._cgroup is not None:
             self._cgroup.remove()
         guardian.forget(self.pid)
+        self._remove_own_folder()
         for _ in range(_STDERR_PIPE_BYTES // _READ_CHUNK + 1):
             if not self._stderr_open or not self._poll_err.poll(0):
                 break

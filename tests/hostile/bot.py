@@ -73,6 +73,45 @@ def escape(kind):
     os.execve(sys.executable, [sys.executable, "-c", ESCAPEE, TOKEN], {})
 
 
+def spy():
+    """Find the opponent through /proc (the harness's other children) and write junk into its
+    stdout (its answer pipe); report as [PDATA] how many processes it sees and wrote into."""
+    visible = [name for name in os.listdir("/proc") if name.isdigit() and int(name) != os.getpid()]
+    siblings = []
+    parent = os.getppid()
+    try:
+        for task in os.listdir("/proc/%d/task" % parent):
+            with open("/proc/%d/task/%s/children" % (parent, task)) as handle:
+                siblings += [int(word) for word in handle.read().split()]
+    except OSError:
+        pass
+    wrote = 0
+    for pid in siblings:
+        if pid == os.getpid():
+            continue
+        try:
+            fd = os.open("/proc/%d/fd/1" % pid, os.O_WRONLY | os.O_NONBLOCK)
+            os.write(fd, b"SPY\n")
+            os.close(fd)
+            wrote += 1
+        except OSError:
+            pass
+    sys.stderr.write("[PDATA] visible = %d\n[PDATA] wrote = %d\n" % (len(visible), wrote))
+    sys.stderr.flush()
+
+
+def try_network():
+    """Connect to 127.0.0.1:TOKEN (a port the test listens on); report as [PDATA] network."""
+    import socket
+    try:
+        socket.create_connection(("127.0.0.1", int(TOKEN)), timeout=2).close()
+        result = "open"
+    except OSError as error:
+        result = "refused: %s" % error.strerror
+    sys.stderr.write("[PDATA] network = %s\n" % result)
+    sys.stderr.flush()
+
+
 def misbehave(cells):
     if MODE == "exception":
         raise RuntimeError("bot bug at turn %d" % WHEN)
@@ -130,6 +169,14 @@ def misbehave(cells):
         for offset in range(0, len(hog), 4096):
             hog[offset] = 1
         sleep_forever()
+    if MODE == "spy":
+        spy()
+        answer(cells[0])
+        return
+    if MODE == "network":
+        try_network()
+        answer(cells[0])
+        return
     if MODE == "spin":                          # ignores SIGTERM, SIGHUP and end of input
         for number in (signal.SIGTERM, signal.SIGHUP, signal.SIGINT):
             signal.signal(number, signal.SIG_IGN)

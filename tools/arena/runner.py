@@ -119,6 +119,7 @@ class Arena:
     time_control: TimeControl
     memory_mb: int | None
     players: dict[str, PlayerSpec]
+    sandboxed: bool = False               # each bot under bubblewrap (--sandbox)
 
     def seat_players(self, job: GameJob) -> list[PlayerSpec]:
         """The bots of ``job`` in seat order, built-in ones seeded from the game seed and seat."""
@@ -130,7 +131,7 @@ class Arena:
     def play(self, job: GameJob) -> MatchResult:
         return play_match(self.game, self.seat_players(job), seed=job.seed,
                           options=self.options, time_control=self.time_control,
-                          memory_mb=self.memory_mb, record=False)
+                          memory_mb=self.memory_mb, record=False, sandboxed=self.sandboxed)
 
 
 @dataclass

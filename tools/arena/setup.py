@@ -6,6 +6,7 @@ import dataclasses
 
 from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
+from referee.sandbox import check_available as check_sandbox
 
 
 def parse_option_pairs(texts: list[str]) -> dict[str, str]:
@@ -30,6 +31,8 @@ def game_setup(args: argparse.Namespace) -> tuple[Game, dict, TimeControl]:
             if value < 0 or (field != "grace_ms" and value == 0):
                 raise UsageError(f"--{field.replace('_', '-')} {value}: must be positive")
             changes[field] = value
+    if getattr(args, "sandbox", False):
+        check_sandbox()                 # before any game: one line saying how to install bwrap
     if args.memory_mb is not None and args.memory_mb < 0:
         raise UsageError(f"--memory-mb {args.memory_mb}: must be >= 0 (0 disables the cap)")
     return game, options, dataclasses.replace(clock, **changes)

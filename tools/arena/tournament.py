@@ -59,7 +59,8 @@ class Tournament:
                        resolve_bot(self.game.name, text, check_files=self.cluster is None),
                        name=name)
                    for name, text in self.bot_texts.items()}
-        self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players)
+        self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players,
+                           sandboxed=bool(getattr(args, "sandbox", False)))
         self._executor: GameExecutor | None = None
         self.quiet = bool(args.quiet or args.json)
         self.command = args.command

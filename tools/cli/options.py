@@ -20,6 +20,9 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                         help="allowance for harness jitter on top of each budget (default: 10)")
     parser.add_argument("--memory-mb", type=int, default=DEFAULT_MEMORY_MB, metavar="MB",
                         help=f"per-bot memory cap, 0 for none (default: {DEFAULT_MEMORY_MB})")
+    parser.add_argument("--sandbox", action="store_true",
+                        help="run each bot under bubblewrap (bwrap): its own PID namespace, no "
+                        "network, a read-only filesystem but its own folder (docs/sandbox.md)")
 
 
 def check_output_file(text: str, option: str) -> None:

@@ -51,6 +51,7 @@ def run(args) -> int:
     try:
         result = play_match(game, players, seed=seed, options=options, time_control=clock,
                             memory_mb=args.memory_mb or None, record=bool(args.replay),
+                            sandboxed=args.sandbox,
                             on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:
