@@ -13,7 +13,7 @@ from referee.games import load_game
 from referee.match import PlayerSpec, play_match
 from referee.process import BotProcess
 from referee.sandbox import check_available
-from tests.conftest import run_cli
+from tests.conftest import ROOT, run_cli
 from tests.hostile import HOSTILE, bot_processes_of, hostile_argv
 from tests.test_process_lifetime import _kill_left, _start_cli, _token, _wait_for, _with_token
 
@@ -88,15 +88,18 @@ def test_sandboxed_escapes_die_with_the_game_and_when_the_harness_is_sigkilled()
 
 
 @needs_bwrap
-def test_a_sandboxed_bot_writes_only_in_its_own_folder(tmp_path):
-    code = ("import os, sys\nopen('mine.txt', 'w').write('x')\n"
-            "try:\n    open(sys.argv[1], 'w').write('x'); print('wrote')\n"
-            "except OSError:\n    print('refused')\n")
-    outside = tmp_path / "outside.txt"
-    with BotProcess([sys.executable, "-c", code, str(outside)], memory_mb=None,
-                    sandboxed=True) as bot:
-        assert bot.read_line(bot.send(["go"], 10), 10).line == "refused"
-    assert not outside.exists()
+def test_a_sandboxed_bot_writes_only_in_its_own_folder():
+    code = ("import os, sys\nsys.stdin.readline()\nopen('mine.txt', 'w').write('x')\n"
+            "try:\n    open(sys.argv[1], 'w').write('x'); print('wrote', flush=True)\n"
+            "except OSError:\n    print('refused', flush=True)\n")
+    outside = ROOT / f".sandbox-probe-{_token()}"      # not under /tmp: the sandbox has its own
+    try:
+        with BotProcess([sys.executable, "-c", code, str(outside)], memory_mb=None,
+                        sandboxed=True) as bot:
+            assert bot.read_line(bot.send(["go"], 10), 10).line == "refused"
+        assert not outside.exists()
+    finally:
+        outside.unlink(missing_ok=True)
 
 
 def test_sandbox_missing_bwrap_is_one_line_saying_how_to_install():
