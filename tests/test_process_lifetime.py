@@ -186,34 +186,71 @@ LATE_ECHO = ("import sys, time\nsys.stdout.write(sys.stdin.readline()); sys.stdo
              "sys.stdout.write(line); sys.stdout.flush()\nsys.stdin.readline()\n")
 
 
-def test_an_answer_half_a_millisecond_past_the_deadline_is_a_timeout():
-    """The bot answers 0.5 ms after the deadline counted from when it read its input (so later
-    still from the harness's clock; load only makes it later): inside the poll's rounding up
-    (29.6 ms + 0.5 ms of slack waits ceil(30.1) = 31 ms), where it used to be accepted."""
-    timeout_s = 0.0296
+class _RecordedWaits:
+    """Every wait the harness asks for, as (its clock's last reading, seconds), passed through."""
+
+    def __init__(self, poller):
+        self.poller, self.waits, self.last_reading = poller, [], 0.0
+
+    def clock(self) -> float:
+        self.last_reading = time.perf_counter()
+        return self.last_reading
+
+    def poll(self, timeout_ms=None):
+        if timeout_ms:
+            self.waits.append((self.last_reading, timeout_ms / 1000))
+        return self.poller.poll(timeout_ms)
+
+    def select(self, read, write, error, timeout_s):
+        self.waits.append((self.last_reading, timeout_s))
+        return _real_select(read, write, error, timeout_s)
+
+    def __getattr__(self, name):
+        return getattr(self.poller, name)
+
+
+_real_select = select.select
+
+
+def test_no_wait_for_an_answer_ends_past_the_deadline(monkeypatch):
+    """A bot answers 0.5 ms after the deadline (counted from when it read its input, so later still
+    on the harness's clock; load only makes it later): a timeout, and no wait the harness asked
+    for ends after the deadline. (It used to poll remaining + 0.5 ms, rounded up to whole ms, and
+    accepted answers up to ~1.5 ms late.)"""
+    timeout_s = 0.030
     with BotProcess([sys.executable, "-c", LATE_ECHO, str(timeout_s + 0.0005)],
                     memory_mb=None) as bot:
         assert bot.read_line(bot.send(["ready?"], 10), 10).line == "ready?"     # started up
+        recorder = _RecordedWaits(bot._poll_out)
+        monkeypatch.setattr(bot, "_poll_out", recorder)
+        monkeypatch.setattr(process.select, "select", recorder.select)
+        monkeypatch.setattr(process, "_now", recorder.clock)
+        started = bot.send(["ping"], 1)
         with pytest.raises(BotFault) as fault:
-            bot.read_line(bot.send(["ping"], 1), timeout_s)
+            bot.read_line(started, timeout_s)
+        monkeypatch.undo()
         assert fault.value.kind is Fault.TIMEOUT
+        assert recorder.waits, "the harness waited"
+        latest_end = max(asked + seconds for asked, seconds in recorder.waits)
+        assert latest_end <= started + timeout_s + 1e-9, \
+            f"a wait ended {(latest_end - started - timeout_s) * 1000:.2f} ms past the deadline"
 
 
 class _Clock:
-    """perf_counter as the harness reads it, with the answer's arrival placed by the test."""
+    """perf_counter as the harness reads it: when it looks for the answer, then when it is done."""
 
-    def __init__(self, waiting_at: float, arrived_at: float):
-        self.readings = [waiting_at]
-        self.arrived_at = arrived_at
+    def __init__(self, looked_at: float, done_at: float):
+        self.readings = [looked_at]
+        self.done_at = done_at
 
     def __call__(self) -> float:
-        return self.readings.pop(0) if self.readings else self.arrived_at
+        return self.readings.pop(0) if self.readings else self.done_at
 
 
-@pytest.mark.parametrize("offset_ms, accepted", [(-0.5, True), (0.5, False)])
-def test_the_answers_arrival_is_compared_with_the_deadline(monkeypatch, offset_ms, accepted):
-    """The deadline check itself, with a real bot whose answer is already in the pipe: the harness
-    starts waiting 1 ms before the deadline and the answer is stamped ``offset_ms`` from it."""
+def test_an_answer_there_before_the_deadline_counts_when_an_overloaded_harness_reads_it_late(
+        monkeypatch):
+    """The answer is in the pipe when the harness looks, 0.5 ms before the deadline; the harness
+    (starved of CPU) finishes reading it 0.5 ms after: the bot is not blamed, the latency is kept."""
     timeout_s, started = 0.030, 1000.0
     with BotProcess([sys.executable, str(ECHO)], memory_mb=None) as bot:
         bot.send(["ping"], 1)
@@ -221,12 +258,6 @@ def test_the_answers_arrival_is_compared_with_the_deadline(monkeypatch, offset_m
         waiting.register(bot._stdout_fd, select.POLLIN)
         assert waiting.poll(10_000), "the echo bot did not answer"
         deadline = started + timeout_s
-        monkeypatch.setattr(process, "_now",
-                            _Clock(deadline - 0.001, deadline + offset_ms / 1000))
-        if accepted:
-            answer = bot.read_line(started, timeout_s)
-            assert answer.line == "ping" and answer.latency_ms == pytest.approx(29.5)
-        else:
-            with pytest.raises(BotFault) as fault:
-                bot.read_line(started, timeout_s)
-            assert fault.value.kind is Fault.TIMEOUT and "30.50 ms" in fault.value.detail
+        monkeypatch.setattr(process, "_now", _Clock(deadline - 0.0005, deadline + 0.0005))
+        answer = bot.read_line(started, timeout_s)
+        assert answer.line == "ping" and answer.latency_ms == pytest.approx(30.5)
