@@ -27,7 +27,6 @@ sampled (root every 20 ms, tree every 0.5 s), killing the bot past the cap.
 from __future__ import annotations
 
 import atexit
-import errno
 import fcntl
 import itertools
 import os
@@ -36,19 +35,19 @@ import select
 import signal
 import shutil
 import subprocess
-import tempfile
 import threading
 import time
 import weakref
 from typing import NamedTuple
 
-from referee import cgroup, guardian, sandbox
-from referee.api import Fault, UsageError
+from referee import cgroup, guardian
+from referee.api import Fault
 from referee.bot_stderr import StderrLog
 from referee.cpu_clock import CpuClock
 from referee.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
                                   reap, resident_bytes, set_not_dumpable, signal_group,
                                   start_ticks)
+from referee.spawn import BotStartError, start_bot
 from referee.watchdog import monitor
 
 MAX_LINE_CHARS = 4096           # longest answer line accepted (a game may set less)
@@ -80,10 +79,6 @@ class BotFault(Exception):
         super().__init__(detail)
         self.kind = kind
         self.detail = detail
-
-
-class BotStartError(UsageError):
-    """A bot command cannot be started at all (missing file, no run bit, unknown program)."""
 
 
 class Answer(NamedTuple):
@@ -136,10 +131,12 @@ class BotProcess:
         self._owner = threading.get_ident()
         self.memory_exceeded_bytes = 0
         self.marker = f"{os.getpid()}.{next(_serial)}"
-        self._own_folder: str | None = None     # a sandboxed bot's temporary working folder
-        self._proc, bot_pid = self._start(cwd, env, sandboxed)
+        environment = dict(os.environ if env is None else env)
+        environment[MARKER_VARIABLE] = self.marker
+        started = start_bot(self.argv, self.name, cwd, environment, sandboxed)
+        self._proc, self._own_folder = started.process, started.own_folder
         self.pid = self._proc.pid               # bwrap's, for a sandboxed bot
-        self.bot_pid = bot_pid or self.pid      # the bot's own process: its CPU and memory
+        self.bot_pid = started.bot_pid or self.pid      # the bot's own process: CPU and memory
         guardian.watch(self.pid)                # its process group, killed if we die
         self._cgroup = cgroup.bot_cgroup(self.pid)
         with _live_lock:
@@ -173,69 +170,6 @@ class BotProcess:
             monitor.add(self)
 
     # -- set-up ----------------------------------------------------------------
-    def _start(self, cwd: str | None, env: dict[str, str] | None,
-               sandboxed: bool) -> tuple[subprocess.Popen, int | None]:
-        """The started process, and the bot's own pid when it runs under bwrap."""
-        if not self.argv or not self.argv[0]:
-            raise BotStartError(f"cannot start bot {self.name!r}: empty command")
-        environment = dict(os.environ if env is None else env)
-        environment[MARKER_VARIABLE] = self.marker
-        if sandboxed:
-            return self._start_sandboxed(cwd, environment)
-        return self._popen(self.argv, cwd, environment), None
-
-    def _start_sandboxed(self, cwd: str | None, environment: dict[str, str]):
-        if cwd is None:
-            cwd = self._own_folder = tempfile.mkdtemp(prefix="botarena-bot-")
-        reader, writer = os.pipe()
-        try:
-            argv = sandbox.sandboxed_argv(self.argv, os.path.abspath(cwd), writer)
-            proc = sandbox.spawner.run(lambda: self._popen(argv, None, environment, (writer,)))
-        except BaseException:
-            os.close(reader)
-            self._remove_own_folder()
-            raise
-        finally:
-            os.close(writer)
-        try:
-            return proc, sandbox.read_child_pid(reader)
-        finally:
-            os.close(reader)
-
-    def _remove_own_folder(self) -> None:
-        if self._own_folder is not None:
-            shutil.rmtree(self._own_folder, ignore_errors=True)
-            self._own_folder = None
-
-    def _popen(self, argv: list[str], cwd: str | None, environment: dict[str, str],
-               pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
-        program = argv[0]
-        try:
-            return subprocess.Popen(
-                argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                bufsize=0, cwd=cwd, env=environment, process_group=0, close_fds=True,
-                pass_fds=pass_fds)
-        except FileNotFoundError:
-            if os.sep in program and os.path.isfile(program):
-                raise BotStartError(f"cannot start bot {self.name!r}: the interpreter on the #! line "
-                                    f"of {program!r} was not found (fix that line, or run the file "
-                                    "through its interpreter)") from None
-            if cwd is not None and not os.path.isdir(cwd):
-                raise BotStartError(f"cannot start bot {self.name!r}: no directory {cwd!r}") from None
-            raise BotStartError(f"cannot start bot {self.name!r}: {program!r} not found "
-                                "(check the path, or give a built-in bot's name)") from None
-        except PermissionError:
-            if os.path.isdir(program):
-                raise BotStartError(f"cannot start bot {self.name!r}: {program!r} is a directory "
-                                    "(give the bot's program in it)") from None
-            raise BotStartError(f"cannot start bot {self.name!r}: {program!r} is not executable "
-                                f"(chmod +x {program}, or run it through its interpreter)") from None
-        except OSError as error:
-            hint = (" (no #! line? run it through its interpreter, e.g. 'python3 FILE')"
-                    if error.errno == errno.ENOEXEC else "")
-            raise BotStartError(f"cannot start bot {self.name!r}: {error.strerror} "
-                                f"({program!r}){hint}") from None
-
     def _limit_memory(self) -> None:
         limit = self.memory_mb * 1024 * 1024
         try:
@@ -535,7 +469,8 @@ class BotProcess:
         if self._cgroup is not None:
             self._cgroup.remove()
         guardian.forget(self.pid)
-        self._remove_own_folder()
+        if self._own_folder is not None:
+            shutil.rmtree(self._own_folder, ignore_errors=True)
         for _ in range(_STDERR_PIPE_BYTES // _READ_CHUNK + 1):
             if not self._stderr_open or not self._poll_err.poll(0):
                 break
