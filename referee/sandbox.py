@@ -5,7 +5,7 @@ it sees no other process in ``/proc``, and every process it starts dies with it.
 It has no network (an empty network namespace), its own IPC and host name, a new
 session (no terminal to inject keystrokes into), a read-only view of the whole
 filesystem except its own working folder (a fresh temporary folder, removed
-when the bot ends, or the ``cwd`` given), a private ``/tmp``, and it is killed
+when the bot ends, or the ``cwd`` given; also its ``TMPDIR``), and it is killed
 if its bwrap or the harness dies (``--die-with-parent``). Bot paths relative to
 the harness's folder are made absolute, since the bot runs in its own folder.
 
@@ -62,8 +62,9 @@ def sandboxed_argv(argv: list[str], folder: str, info_fd: int) -> list[str]:
     words = [os.path.abspath(word) if not word.startswith("-") and os.sep in word
              and os.path.exists(word) else word for word in argv]
     return [program, *_NAMESPACES, "--die-with-parent", "--new-session", "--as-pid-1",
-            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc", "--tmpfs", "/tmp",
-            "--bind", folder, folder, "--chdir", folder, "--info-fd", str(info_fd),
+            "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
+            "--bind", folder, folder, "--chdir", folder, "--setenv", "TMPDIR", folder,
+            "--info-fd", str(info_fd),
             "--", *words]
 
 

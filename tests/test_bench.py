@@ -23,6 +23,8 @@ SMOKE_RUNS = [
      [r"after the run: \d+ fds, \d+ threads, [\d.]+ MB, 0 zombies"]),
     (["harness", "interrupt", "--rounds", "1"],
      [r"SIGINT: every bot process gone after [\d.]+ s", r"SIGTERM: every bot process gone after"]),
+    (["escape", "--ways", "SIGKILL"],
+     [r"SIGKILL\s+\d+ left of \d+ seen"]),
     (["spawn", "--rounds", "2"],
      [r"vfork\s+[\d.]+ ms", r"preexec\s+[\d.]+ ms", r"no cgroup\s+[\d.]+ ms /",
       r"sandboxed\s+([\d.]+ ms /|skipped)"]),

@@ -92,7 +92,7 @@ def test_a_sandboxed_bot_writes_only_in_its_own_folder():
     code = ("import os, sys\nsys.stdin.readline()\nopen('mine.txt', 'w').write('x')\n"
             "try:\n    open(sys.argv[1], 'w').write('x'); print('wrote', flush=True)\n"
             "except OSError:\n    print('refused', flush=True)\n")
-    outside = ROOT / f".sandbox-probe-{_token()}"      # not under /tmp: the sandbox has its own
+    outside = ROOT / f".sandbox-probe-{_token()}"
     try:
         with BotProcess([sys.executable, "-c", code, str(outside)], memory_mb=None,
                         sandboxed=True) as bot:
@@ -107,3 +107,13 @@ def test_sandbox_missing_bwrap_is_one_line_saying_how_to_install():
                    env={**os.environ, "PATH": "/nonexistent"})
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and "apt-get install bubblewrap" in done.stderr, done.stderr
+
+
+@needs_bwrap
+def test_a_sandboxed_bot_can_live_under_tmp(tmp_path):
+    """The filesystem is read-only but whole: a bot file under /tmp (where tests and scripts put
+    them) starts and plays."""
+    program = tmp_path / "bot.py"
+    program.write_text(HOSTILE.read_text())
+    result = _play(PlayerSpec("in tmp", (sys.executable, str(program), "good")), sandboxed=True)
+    assert result.players[0].fault is None, result.reason

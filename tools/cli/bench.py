@@ -7,6 +7,8 @@ import importlib
 BENCHMARKS = {
     "harness": ("tools.bench.harness", "the harness's cost per turn against a raw pipe, floods, "
                                        "latency under load, soak, interruption"),
+    "escape": ("tools.bench.escape", "bot processes left after a game ends, SIGKILL, SIGHUP, "
+                                     "SIGINT (escapes, a spinning bot)"),
     "spawn": ("tools.bench.spawn", "a bot's fixed cost per game: spawn paths, cgroup, --sandbox"),
     "xmas_rush": ("tools.bench.xmas_rush", "xmas_rush rules: pushes, reachability, random games"),
     "xmas_search": ("tools.bench.xmas_search", "xmas_rush DUCT / pmc / hybrid iterations per 50 ms"),
