@@ -103,6 +103,19 @@ def rank_seats(scores: Sequence[float], faulted: Sequence[bool]) -> list[int]:
     return [sum(1 for other in keys if other < key) for key in keys]
 
 
+def settle(scores: Sequence[float], faults: Sequence[FaultRecord | None],
+           end_reason: Callable[[], str]) -> tuple[list[int], str, int | None]:
+    """Ranks, end reason and winner (None: a draw, or one player) of a game that ended."""
+    ranks = rank_seats(scores, [fault is not None for fault in faults])
+    if any(faults):
+        reason = "fault: " + ", ".join(f"seat {seat} {fault.kind.value}"
+                                      for seat, fault in enumerate(faults) if fault)
+    else:
+        reason = end_reason()
+    winner = ranks.index(0) if len(scores) > 1 and ranks.count(0) == 1 else None
+    return ranks, reason, winner
+
+
 def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
                options: dict[str, Any] | None = None, time_control: TimeControl | None = None,
                memory_mb: int | None = DEFAULT_MEMORY_MB, record: bool = True,
@@ -268,18 +281,10 @@ class _Game:
             scores = [float(score) for score in self.state.scores()]
         else:
             scores = [0.0] * count
-        faulted = [fault is not None for fault in self.faults]
-        ranks = rank_seats(scores, faulted)
-        winner = None
         if self.referee_error is not None:
-            reason, ranks = self.error_reason, [0] * count
-        elif any(faulted):
-            reason = "fault: " + ", ".join(f"seat {seat} {self.faults[seat].kind.value}"
-                                          for seat in range(count) if self.faults[seat])
+            reason, ranks, winner = self.error_reason, [0] * count, None
         else:
-            reason = self.state.end_reason()
-        if self.referee_error is None and count > 1 and ranks.count(0) == 1:
-            winner = ranks.index(0)
+            ranks, reason, winner = settle(scores, self.faults, self.state.end_reason)
         results = [PlayerResult(bot=spec.name, score=scores[seat], rank=ranks[seat],
                                 fault=self.faults[seat], latencies_ms=self.latencies[seat],
                                 cpu_ms=self.cpu[seat],

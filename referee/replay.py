@@ -1,4 +1,10 @@
-"""Replays: a match result <-> versioned JSON, and checks of a replay against the rules."""
+"""Replays: a match result <-> versioned JSON, read back with bounded memory and checked shape.
+
+A replay is shared (bug reports, the viewer), so reading one trusts nothing in it: only a regular
+file under a size cap is read (``/dev/zero`` or a FIFO is refused before any byte), and every
+field the harness uses is checked for its type before anything runs. Checking the recorded game
+against the rules is ``referee.replay_check``.
+"""
 from __future__ import annotations
 
 import json
@@ -8,12 +14,13 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from referee.api import Game, InvalidAction, TimeControl, UsageError
+from referee.api import TimeControl, UsageError
 from referee.match import MatchResult, PlayerSpec
 
 FORMAT = "botarena-replay"
 VERSION = 1
-MAX_REPLAY_BYTES = 64 << 20     # a long game's replay is a few MB; past this it is not one
+MAX_REPLAY_BYTES = 64 << 20       # a long game's replay is a few MB; past this it is not one
+SEED_RANGE = (-(1 << 63), (1 << 63) - 1)    # a Java long: the widest seed a game takes
 
 
 def to_replay(result: MatchResult, players: list[PlayerSpec], time_control: TimeControl) -> dict:
@@ -37,66 +44,125 @@ def write_replay(path: str | Path, replay: dict) -> None:
 
 
 def read_replay(path: str | Path) -> dict:
-    try:
-        replay = json.loads(_read_bounded(Path(path)))
-    except FileNotFoundError:
-        raise UsageError(f"no replay file {str(path)!r}") from None
-    except OSError as error:
-        raise UsageError(f"replay {str(path)!r} cannot be read: {error.strerror}") from None
-    except (ValueError, RecursionError) as error:
-        raise UsageError(f"replay {str(path)!r} is not JSON: {error}") from None
+    """The replay in ``path``, its shape checked (``check_shape``); UsageError (one line) if not."""
+    where = repr(str(path))
+    replay = _parse_json(_read_bounded(Path(path), where), where)
     if not isinstance(replay, dict) or replay.get("format") != FORMAT:
-        raise UsageError(f"{str(path)!r} is not a botarena replay")
+        raise UsageError(f"{where} is not a botarena replay (no \"format\": \"{FORMAT}\")")
     if replay.get("version") != VERSION:
-        raise UsageError(f"replay {str(path)!r} has version {replay.get('version')!r}; "
+        raise UsageError(f"replay {where} has version {replay.get('version')!r}; "
                          f"this botarena reads version {VERSION}")
+    check_shape(replay, where)
     return replay
 
 
-def _read_bounded(path: Path) -> bytes:
-    """The file's bytes: a regular file of at most MAX_REPLAY_BYTES (a device such as
-    /dev/zero would be read forever, a FIFO would block the open)."""
-    fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
-    with open(fd, "rb") as handle:
-        if not stat.S_ISREG(os.fstat(fd).st_mode):
-            raise UsageError(f"replay {str(path)!r} is not a regular file")
-        os.set_blocking(fd, True)
-        data = handle.read(MAX_REPLAY_BYTES + 1)
+def _read_bounded(path: Path, where: str) -> str:
+    """The text of a regular file of at most MAX_REPLAY_BYTES (a device such as /dev/zero would
+    be read forever, a FIFO would block the open)."""
+    if path.is_dir():
+        raise UsageError(f"replay {where} is a directory; give a replay file")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | os.O_CLOEXEC)
+        with open(fd, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(fd).st_mode):
+                raise UsageError(f"replay {where} is not a regular file")
+            os.set_blocking(fd, True)
+            data = handle.read(MAX_REPLAY_BYTES + 1)
+    except FileNotFoundError:
+        raise UsageError(f"no replay file {where}") from None
+    except OSError as error:
+        raise UsageError(f"replay {where} cannot be read: {error.strerror or error}") from None
     if len(data) > MAX_REPLAY_BYTES:
-        raise UsageError(f"replay {str(path)!r} is larger than {MAX_REPLAY_BYTES >> 20} MB: not a "
+        raise UsageError(f"replay {where} is larger than {MAX_REPLAY_BYTES >> 20} MB: not a "
                          "botarena replay")
-    return data
+    try:
+        return data.decode()
+    except UnicodeDecodeError as error:
+        raise UsageError(f"replay {where} is not JSON: {error}") from None
 
 
-def verify_replay(game: Game, replay: dict) -> list[str]:
-    """Play the recorded answers through the rules; the list of disagreements (empty if none).
+def _parse_json(text: str, where: str) -> Any:
+    try:
+        return json.loads(text)
+    except json.JSONDecodeError as error:
+        raise UsageError(f"replay {where} is not JSON: {error}") from None
+    except RecursionError:
+        raise UsageError(f"replay {where} is not JSON: nested too deeply") from None
 
-    Checks that every recorded input block is what the rules produce for that
-    turn and seat, and that the recorded answers lead to the recorded end.
+
+# -- shape --------------------------------------------------------------------------------------
+
+def check_shape(replay: dict, where: str) -> None:
+    """Every field the harness reads has its type: UsageError naming the first that has not.
+
+    Values (the game's options, the time control's range, the game's name) are checked by the
+    command that uses them, with the command line's own limits.
     """
-    problems: list[str] = []
-    options = replay["options"]
-    state = game.new_state(replay["seed"], options, len(replay["players"]))
-    answered: dict[int, int] = {}
-    for turn in replay["turns"]:
-        actions: list[Any] = []
-        for seat_turn in turn["seats"]:
-            seat = seat_turn["seat"]
-            expected = game.turn_lines(state, seat)
-            if answered.get(seat, 0) == 0:
-                expected = game.init_lines(state, seat) + expected
-            if expected != seat_turn["input"]:
-                problems.append(f"turn {turn['turn']} seat {seat}: input differs from the rules'")
-                return problems
-            if seat_turn["output"] is None:
-                return problems                          # the game ended on this fault
-            answered[seat] = answered.get(seat, 0) + 1
-            try:
-                actions.append(game.parse_action(state, seat, seat_turn["output"]))
-            except InvalidAction:
-                return problems                          # recorded as a bad_output fault
-        if len(actions) == len(turn["seats"]):
-            state.apply(actions)
-    if not replay["result"]["reason"].startswith("fault") and state.turn != replay["result"]["turns"]:
-        problems.append(f"the rules end at turn {state.turn}, the replay at {replay['result']['turns']}")
-    return problems
+    def need(ok: bool, field: str, expected: str) -> None:
+        if not ok:
+            raise UsageError(f"replay {where}: {field} must be {expected}")
+    for key in ("game", "players", "turns", "seed", "result", "time_control"):
+        need(key in replay, f"{key!r}", "present (the file is not a whole replay)")
+    need(isinstance(replay["game"], str), "'game'", "a game name")
+    need(_is_int(replay["seed"]) and SEED_RANGE[0] <= replay["seed"] <= SEED_RANGE[1], "'seed'",
+         "an integer that fits in 64 bits")
+    need(isinstance(replay.get("options", {}), dict), "'options'", "an object")
+    need(isinstance(replay["time_control"], dict), "'time_control'", "an object")
+    players = replay["players"]
+    need(isinstance(players, list) and len(players) > 0, "'players'", "a non-empty list")
+    for seat, player in enumerate(players):
+        field = f"players[{seat}]"
+        need(isinstance(player, dict), field, "an object")
+        need(isinstance(player.get("bot"), str), f"{field}.bot", "a bot name")
+        argv = player.get("argv")
+        need(isinstance(argv, list) and argv and all(isinstance(word, str) for word in argv),
+             f"{field}.argv", "a non-empty list of strings")
+    need(isinstance(replay["turns"], list), "'turns'", "a list")
+    for index, turn in enumerate(replay["turns"]):
+        _check_turn(turn, f"turns[{index}]", len(players), need)
+    _check_result(replay["result"], len(players), need)
+
+
+def _check_turn(turn: Any, field: str, seats: int, need) -> None:
+    need(isinstance(turn, dict), field, "an object")
+    need(_is_int(turn.get("turn")), f"{field}.turn", "an integer")
+    need(isinstance(turn.get("seats"), list), f"{field}.seats", "a list")
+    for index, entry in enumerate(turn["seats"]):
+        name = f"{field}.seats[{index}]"
+        need(isinstance(entry, dict), name, "an object")
+        need(_is_int(entry.get("seat")) and 0 <= entry["seat"] < seats, f"{name}.seat",
+             f"a seat number below {seats}")
+        lines = entry.get("input")
+        need(isinstance(lines, list) and all(isinstance(line, str) for line in lines),
+             f"{name}.input", "a list of strings")
+        need(entry.get("output") is None or isinstance(entry["output"], str), f"{name}.output",
+             "a string or null")
+
+
+def _check_result(result: Any, seats: int, need) -> None:
+    need(isinstance(result, dict), "'result'", "an object")
+    need(isinstance(result.get("reason"), str), "result.reason", "a string")
+    need(_is_int(result.get("turns")), "result.turns", "an integer")
+    need(result.get("winner") is None or _is_int(result["winner"]), "result.winner",
+         "a seat number or null")
+    players = result.get("players")
+    need(isinstance(players, list) and len(players) == seats, "result.players",
+         f"a list of {seats} (one per player)")
+    for seat, player in enumerate(players):
+        field = f"result.players[{seat}]"
+        need(isinstance(player, dict), field, "an object")
+        need(_is_number(player.get("score")), f"{field}.score", "a number")
+        need(_is_int(player.get("rank")), f"{field}.rank", "an integer")
+        fault = player.get("fault")
+        need(fault is None or (isinstance(fault, dict) and isinstance(fault.get("kind"), str)
+                               and _is_int(fault.get("turn"))), f"{field}.fault",
+             "null or an object with a kind and a turn")
+
+
+def _is_int(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
+def _is_number(value: Any) -> bool:
+    return isinstance(value, (int, float)) and not isinstance(value, bool)
+

@@ -35,8 +35,10 @@ class TerminalRun:
 
 
 def run_in_terminal(*args: str, timeout: float = 120, columns: int = 100, rows: int = 24,
-                    env: dict[str, str] | None = None, cwd: Path = ROOT) -> TerminalRun:
-    """Run ``botarena ARGS`` with a pseudo-terminal as its stdin, stdout and stderr."""
+                    env: dict[str, str] | None = None, cwd: Path = ROOT,
+                    typed: str = "") -> TerminalRun:
+    """Run ``botarena ARGS`` with a pseudo-terminal as its stdin, stdout and stderr; ``typed`` is
+    keyed in at once (the terminal holds it until the command reads, as when typing ahead)."""
     command = [sys.executable, "-m", "tools.cli", *args]
     environment = {key: value for key, value in os.environ.items()
                    if key != "PYTHONUNBUFFERED"}
@@ -51,6 +53,8 @@ def run_in_terminal(*args: str, timeout: float = 120, columns: int = 100, rows: 
     finally:
         os.close(follower)
     try:
+        if typed:
+            os.write(leader, typed.encode())
         output = _read_until_closed(leader, process, time.monotonic() + timeout)
     finally:
         os.close(leader)

@@ -76,7 +76,7 @@ def test_readable_summary_and_replay_rerun(tmp_path):
     assert first["input"][0] == "5 5 20"               # the initialization block comes first
     verified = run_cli("replay", str(replay), "--verify")
     assert verified.returncode == 0 and "agrees" in verified.stdout
-    rerun = run_cli("replay", str(replay), "--json")
+    rerun = run_cli("replay", str(replay), "--run", "--json")
     assert rerun.returncode == 0, rerun.stderr
     assert json.loads(rerun.stdout)["identical"] is True
 

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+from typing import Any, Callable
 
 from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
@@ -19,20 +20,36 @@ def parse_option_pairs(texts: list[str]) -> dict[str, str]:
     return pairs
 
 
+TIME_FIELDS = ("first_turn_ms", "turn_ms", "grace_ms")
+MAX_TIME_MS = 3_600_000         # an hour a turn: beyond it a number is a typo, and overflows timers
+
+
+def time_control_with(clock: TimeControl, changes: dict[str, Any],
+                      label: Callable[[str], str]) -> TimeControl:
+    """``clock`` with ``changes`` (milliseconds by field name), each checked as the command line
+    checks it; ``label(field)`` names a setting in the message (``--turn-ms``, a replay's field)."""
+    for field, value in changes.items():
+        if field not in TIME_FIELDS:
+            raise UsageError(f"{label(field)}: not a time control setting ({', '.join(TIME_FIELDS)})")
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise UsageError(f"{label(field)} {value!r}: must be a whole number of milliseconds")
+        low = 0 if field == "grace_ms" else 1
+        if not low <= value <= MAX_TIME_MS:
+            raise UsageError(f"{label(field)} {value}: must be {'positive' if low else '>= 0'} "
+                             f"and at most {MAX_TIME_MS} ms (an hour)")
+    return dataclasses.replace(clock, **changes)
+
+
 def game_setup(args: argparse.Namespace) -> tuple[Game, dict, TimeControl]:
     """The game, its options and its time control from the shared arguments."""
     game = load_game(args.game)
     options = game.parse_options(parse_option_pairs(args.option))
-    clock = game.time_control
-    changes = {}
-    for field, value in (("turn_ms", args.turn_ms), ("first_turn_ms", args.first_turn_ms),
-                         ("grace_ms", args.grace_ms)):
-        if value is not None:
-            if value < 0 or (field != "grace_ms" and value == 0):
-                raise UsageError(f"--{field.replace('_', '-')} {value}: must be positive")
-            changes[field] = value
+    changes = {field: getattr(args, field) for field in TIME_FIELDS
+               if getattr(args, field) is not None}
+    clock = time_control_with(game.time_control, changes,
+                              lambda field: f"--{field.replace('_', '-')}")
     if getattr(args, "sandbox", False):
         check_sandbox()                 # before any game: one line saying how to install bwrap
     if args.memory_mb is not None and args.memory_mb < 0:
         raise UsageError(f"--memory-mb {args.memory_mb}: must be >= 0 (0 disables the cap)")
-    return game, options, dataclasses.replace(clock, **changes)
+    return game, options, clock

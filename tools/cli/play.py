@@ -65,7 +65,7 @@ def run(args) -> int:
     else:
         print(summary_text(result))
         if args.replay:
-            print(f"replay: {args.replay}  (re-run: botarena replay {args.replay})")
+            print(f"replay: {args.replay}  (re-run: botarena replay {args.replay} --run)")
     if result.referee_error is not None:
         print(f"botarena: {result.reason}\n{result.referee_error}", file=sys.stderr)
         return 1

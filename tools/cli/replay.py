@@ -1,44 +1,64 @@
-"""``botarena replay FILE``: re-run a recorded game, or check it against the rules."""
+"""``botarena replay FILE``: check a recorded game against the rules, or re-run its bots.
+
+A replay file may come from anyone, and its bot commands are programs: a re-run prints every
+command it will start and runs them only with --run (or a yes typed at a terminal). --verify
+starts no process at all.
+"""
 from __future__ import annotations
 
 import json
+import shlex
+import sys
 
-from referee.api import TimeControl
+from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
 from referee.match import PlayerSpec, play_match
-from referee.replay import read_replay, to_replay, verify_replay, write_replay
+from referee.replay import read_replay, to_replay, write_replay
+from referee.replay_check import verify_replay
 from tools.arena.botspec import resolve_bot
+from tools.arena.setup import time_control_with
 from tools.cli.options import check_output_file
 from tools.cli.play import summary_text
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("replay", help="re-run a replay's game with the same bots and seed",
-                                 description="Re-run the game of a replay file (same game, seed, "
-                                 "options, time control and bot commands) and report whether the "
-                                 "bots answered exactly as recorded. --verify checks the recorded "
-                                 "answers against the rules without starting any bot.")
+    parser = commands.add_parser(
+        "replay", help="check a replay against the rules, or re-run its bots",
+        description="--verify plays the recorded answers through the rules and checks every "
+        "input block, fault, score, rank, the winner and the end reason (exit 1 at the first "
+        "difference); it starts no process. Without --verify, re-run the game with the "
+        "replay's bot commands, same seed, options and time control, and report whether the "
+        "bots answered as recorded: the commands are printed first and run only with --run "
+        "(or after a yes at a terminal), since a replay from elsewhere can hold any command.")
     parser.add_argument("file")
-    parser.add_argument("--verify", action="store_true", help="check the replay against the rules only")
+    parser.add_argument("--verify", action="store_true",
+                        help="check the replay against the rules only (no process is started)")
+    parser.add_argument("--run", action="store_true",
+                        help="re-run the replay's bot commands without asking")
     parser.add_argument("--json", action="store_true", help="print the new result as one JSON object")
     parser.add_argument("--out", metavar="FILE", help="write the new game's replay here")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
+    if args.verify and args.out:
+        raise UsageError("--out writes the replay of a re-run; --verify re-runs nothing")
     if args.out is not None:
         check_output_file(args.out, "--out")
     replay = read_replay(args.file)
-    game = load_game(replay["game"])
+    game, options, clock = replay_setup(replay, args.file)
     if args.verify:
-        problems = verify_replay(game, replay)
-        print("replay agrees with the rules" if not problems else "\n".join(problems))
-        return 0 if not problems else 1
-    if args.out:
-        check_output_file(args.out, "--out")           # before the game, not after it
+        difference = verify_replay(game, replay, options)
+        if args.json:
+            print(json.dumps({"agrees": difference is None,
+                              "difference": None if difference is None else str(difference)}))
+        else:
+            print("replay agrees with the rules" if difference is None
+                  else f"replay differs from the rules at {difference}")
+        return 0 if difference is None else 1
     players = [_player(game.name, entry) for entry in replay["players"]]
-    clock = TimeControl(**replay["time_control"])
-    result = play_match(game, players, seed=replay["seed"], options=replay["options"], time_control=clock)
+    _confirm_run(players, args.run)
+    result = play_match(game, players, seed=replay["seed"], options=options, time_control=clock)
     if args.out:
         write_replay(args.out, to_replay(result, players, clock))
     recorded = [seat["output"] for turn in replay["turns"] for seat in turn["seats"]]
@@ -52,10 +72,51 @@ def run(args) -> int:
     return 0
 
 
+def replay_setup(replay: dict, path: str) -> tuple[Game, dict, TimeControl]:
+    """The replay's game, options and time control, held to the command line's limits."""
+    where = f"replay {str(path)!r}"
+    game = load_game(replay["game"])
+    low, high = game.seats
+    if not low <= len(replay["players"]) <= high:
+        raise UsageError(f"{where}: {len(replay['players'])} players; {game.name} takes "
+                         f"{low if low == high else f'{low} to {high}'}")
+    try:
+        options = game.parse_options({key: str(value)
+                                      for key, value in replay.get("options", {}).items()})
+    except UsageError as error:
+        raise UsageError(f"{where}: {error}") from None
+    clock = time_control_with(game.time_control, replay["time_control"],
+                              lambda field: f"{where}: time_control.{field}")
+    return game, options, clock
+
+
 def _player(game: str, entry: dict) -> PlayerSpec:
-    resolved = resolve_bot(game, entry["bot"], check_args=False)
-    return resolved if resolved.argv[2:] == tuple(entry["argv"])[2:] else \
-        PlayerSpec(name=entry["bot"], argv=tuple(entry["argv"]), env=resolved.env)
+    """The bot of a replay's entry: a built-in bot whose recorded command is the one its name
+    gives (up to the Python that ran it) runs with this botarena's Python; anything else runs
+    exactly as recorded."""
+    recorded = tuple(entry["argv"])
+    try:
+        resolved = resolve_bot(game, entry["bot"], check_args=False)
+    except UsageError:
+        resolved = None
+    if resolved is not None and resolved.env is not None and resolved.argv[1:] == recorded[1:]:
+        return PlayerSpec(name=entry["bot"], argv=resolved.argv, env=resolved.env)
+    return PlayerSpec(name=entry["bot"], argv=recorded)
+
+
+def _confirm_run(players: list[PlayerSpec], run: bool) -> None:
+    """Show the commands; UsageError unless --run was given or a user at a terminal says yes."""
+    print("this replay runs these commands:", file=sys.stderr)
+    for seat, spec in enumerate(players):
+        print(f"  seat {seat}: {shlex.join(spec.argv)}", file=sys.stderr)
+    if run:
+        return
+    if sys.stdin.isatty() and sys.stderr.isatty():
+        print("run them? [y/N] ", end="", file=sys.stderr, flush=True)
+        if sys.stdin.readline().strip().lower() in ("y", "yes"):
+            return
+    raise UsageError("not run: a replay's commands run only with --run (check them above "
+                     "first), or use --verify to check the replay without running anything")
 
 
 def _first_difference(recorded: list, replayed: list) -> str:
