@@ -3,9 +3,12 @@ finished game back once; cancel drops what is in flight. (The Dask executor: tes
 from __future__ import annotations
 
 import dataclasses
+import subprocess
+import sys
 
 from referee.api import TimeControl
 from referee.games import load_game
+from tests.conftest import ROOT, run_cli
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import LocalExecutor
 from tools.arena.runner import Arena, GameJob, paired_jobs, run_jobs
@@ -52,3 +55,22 @@ def test_run_jobs_stops_scheduling_when_on_result_says_so():
         outcome = run_jobs(executor, paired_jobs("a", "b", 5, base_seed=3),
                            on_result=lambda job, result: played.append(job) or len(played) == 3)
     assert outcome.stopped and outcome.played == 3 and len(played) == 3
+
+
+def test_cluster_without_distributed_says_in_one_line_how_to_install_it():
+    """Dask is an optional extra: hidden here (an import of it fails) whether or not installed."""
+    code = ("import sys; sys.modules['distributed'] = None; from tools.cli.main import main; "
+            "sys.exit(main(sys.argv[1:]))")
+    done = subprocess.run([sys.executable, "-c", code, "match", "tictactoe", "random", "random",
+                           "-n", "2", "--cluster", "local:2"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=120)
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.splitlines() == [
+        "botarena: --cluster needs Dask's distributed package: pip install 'botarena[cluster]' "
+        "(or: pip install distributed)"]
+
+
+def test_jobs_and_cluster_together_is_a_usage_error():
+    done = run_cli("match", "tictactoe", "random", "random", "-n", "2", "--jobs", "1",
+                   "--cluster", "local:1")
+    assert done.returncode == 2 and "--jobs is for games on this machine" in done.stderr

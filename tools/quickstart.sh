@@ -7,9 +7,9 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     echo "botarena needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
     exit 2
 fi
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, referee' 2>/dev/null; then
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, distributed, referee' 2>/dev/null; then
     "$python" -m venv .venv
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test]'
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,cluster]'
 fi
 case "${1:-}" in
     demo)

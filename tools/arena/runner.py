@@ -128,10 +128,11 @@ class Arena:
     def commands(self, job: GameJob) -> list[str]:
         return [command_of(spec) for spec in self.seat_players(job)]
 
-    def play(self, job: GameJob) -> MatchResult:
+    def play(self, job: GameJob, on_turn: Callable[[int], None] | None = None) -> MatchResult:
         return play_match(self.game, self.seat_players(job), seed=job.seed,
                           options=self.options, time_control=self.time_control,
-                          memory_mb=self.memory_mb, record=False, sandboxed=self.sandboxed)
+                          memory_mb=self.memory_mb, record=False, sandboxed=self.sandboxed,
+                          on_turn=on_turn)
 
 
 @dataclass
@@ -192,11 +193,14 @@ def run_jobs(executor: "GameExecutor", jobs: Iterable[GameJob], *,
                             executor.cancel()
             if halt.is_set():
                 outcome.interrupted = True
-                # games that ended before the signal are real results; the rest are cut off
+                # games that ended before the signal are real results; the rest are cut off,
+                # and so is a failure as the signal came (Ctrl-C also reaches local workers):
+                # a resumed run plays those games again
                 try:
                     for job, result in executor.finished(0):
-                        outcome.played += 1
-                        on_result(job, result)
+                        if result.referee_error is None:
+                            outcome.played += 1
+                            on_result(job, result)
                 except BotArenaError:
                     pass                  # a bot that failed to start as the signal came
         finally:

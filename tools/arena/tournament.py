@@ -56,7 +56,8 @@ class Tournament:
             self.executor_description = f"cluster {self.cluster}"
         # on a cluster the workers resolve the commands; here only what needs no file is checked
         players = {name: dataclasses.replace(
-                       resolve_bot(self.game.name, text, check_files=self.cluster is None),
+                       resolve_bot(self.game.name, text, check_files=self.cluster is None,
+                                   workdir=self.workdir),
                        name=name)
                    for name, text in self.bot_texts.items()}
         self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players,

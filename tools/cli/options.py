@@ -58,8 +58,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
     parser.add_argument("--cluster", metavar="ADDRESS", help="play the games on a Dask cluster: a "
                         "scheduler (tcp://HOST:8786) or local[:N] for N worker processes here "
                         "(needs: pip install 'botarena[cluster]'; see docs/cluster.md)")
-    parser.add_argument("--workdir", metavar="DIR", help="with --cluster: the folder on each worker "
-                        "that relative bot paths start from (default: the worker's own folder)")
+    parser.add_argument("--workdir", metavar="DIR", help="the folder relative bot paths start from: "
+                        "on each worker with --cluster (default: the worker's own folder)")
     parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
                         "id (default: random, or the one in the --out file)")
     parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
