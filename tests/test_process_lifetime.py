@@ -213,10 +213,11 @@ _real_select = select.select
 
 
 def test_no_wait_for_an_answer_ends_past_the_deadline(monkeypatch):
-    """A bot answers 0.5 ms after the deadline (counted from when it read its input, so later still
-    on the harness's clock; load only makes it later): a timeout, and no wait the harness asked
-    for ends after the deadline. (It used to poll remaining + 0.5 ms, rounded up to whole ms, and
-    accepted answers up to ~1.5 ms late.)"""
+    """A bot answers 0.5 ms after the deadline (counted from when it read its input, so later
+    still on the harness's clock): no wait the harness asks for ends after the deadline, so the
+    answer is a timeout unless the harness itself is woken late by an overloaded machine (then
+    the answer counts, by design). It used to poll remaining + 0.5 ms, rounded up to whole ms,
+    and accepted answers up to ~1.5 ms late: the check on the waits catches that under any load."""
     timeout_s = 0.030
     with BotProcess([sys.executable, "-c", LATE_ECHO, str(timeout_s + 0.0005)],
                     memory_mb=None) as bot:
@@ -226,10 +227,13 @@ def test_no_wait_for_an_answer_ends_past_the_deadline(monkeypatch):
         monkeypatch.setattr(process.select, "select", recorder.select)
         monkeypatch.setattr(process, "_now", recorder.clock)
         started = bot.send(["ping"], 1)
-        with pytest.raises(BotFault) as fault:
-            bot.read_line(started, timeout_s)
+        try:
+            answer = bot.read_line(started, timeout_s)
+        except BotFault as fault:
+            assert fault.kind is Fault.TIMEOUT
+        else:       # only when the harness itself woke late (load) and found the answer there
+            assert answer.latency_ms > timeout_s * 1000
         monkeypatch.undo()
-        assert fault.value.kind is Fault.TIMEOUT
         assert recorder.waits, "the harness waited"
         latest_end = max(asked + seconds for asked, seconds in recorder.waits)
         assert latest_end <= started + timeout_s + 1e-9, \
