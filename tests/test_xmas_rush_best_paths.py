@@ -3,20 +3,10 @@ the best-collecting ones, checked against a brute-force search over every walk o
 steps (states: cell and the quest items picked so far), independent of ``board.plan_moves``."""
 from __future__ import annotations
 
-import random
-
 from bots.xmas_rush._play import collecting_moves
 from referee.games.xmas_rush.board import DELTA, DOWN, LEFT, MAX_MOVE_STEPS, RIGHT, SIZE, UP
 from referee.games.xmas_rush.codec import state_from_lines
-from referee.games.xmas_rush.rules import new_state
-
-
-def _played(seed: int, turns: int):
-    rng = random.Random(seed)
-    state = new_state(seed)
-    for _ in range(turns):
-        state.apply((rng.choice(state.legal_actions(0)), rng.choice(state.legal_actions(1))))
-    return state
+from tests.test_xmas_rush_bots_search import _played
 
 
 def _open(east: int, south: int, cell: int, step: int) -> bool:
