@@ -368,8 +368,13 @@ class BotProcess:
         if len(raw) > self.max_line_chars:
             raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} characters "
                                              f"({len(raw)})")
-        extra = bytes(self._buffer[:60]).decode("utf-8", "replace")
-        raise BotFault(Fault.BAD_OUTPUT, f"answered more than one line (extra: {extra!r})")
+        answer = _quoted_line(raw)
+        lines = bytes(self._buffer).split(b"\n")
+        count = len(lines) - (lines[-1] == b"")
+        more = f" and {count - 1} more" if count > 1 else ""
+        raise BotFault(Fault.BAD_OUTPUT, f"answered more than one line: {answer} was read as the "
+                       f"answer, then came the extra line {_quoted_line(lines[0])}{more} in the "
+                       "same turn; print debug output to stderr, only the answer to stdout")
 
     def _timeout_detail(self, timeout_s: float) -> str:
         detail = f"no answer within {timeout_s * 1000:.0f} ms"
@@ -512,3 +517,9 @@ def close_all() -> None:
         bots = list(_live)
     for bot in bots:
         bot.close()
+
+
+def _quoted_line(raw: bytes | bytearray, width: int = 60) -> str:
+    """A line a bot printed, quoted (repr) and cut to ``width`` characters with an ellipsis."""
+    text = bytes(raw).rstrip(b"\r").decode("utf-8", "replace")
+    return repr(text) if len(text) <= width else repr(text[:width]) + "..."

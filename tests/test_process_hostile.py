@@ -24,7 +24,8 @@ FAULTS = {
     "hang_ignore_term": (Fault.TIMEOUT, "no answer within 160 ms"),
     "late": (Fault.TIMEOUT, "no answer within 160 ms"),
     "partial": (Fault.TIMEOUT, "partial line"),
-    "multi": (Fault.BAD_OUTPUT, "more than one line"),
+    "multi": (Fault.BAD_OUTPUT, "more than one line: '0 2' was read as the answer, then came "
+              "the extra line '2 2' in the same turn; print debug output to stderr"),
     "empty": (Fault.BAD_OUTPUT, "got ''"),
     "huge": (Fault.BAD_OUTPUT, "longer than 4096"),
     "stream": (Fault.BAD_OUTPUT, "longer than 4096"),

@@ -105,6 +105,9 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
         if not Path(head).is_file():
             raise UsageError(f"bot {text!r}: no file {head!r}")
         return BotSpec(name=text, argv=(sys.executable, head, *args), command=text)
+    if os.sep not in head and Path(head).is_file() and not _on_path(head):
+        raise UsageError(f"unknown bot {head!r} for {game}; {head!r} is a file in this folder: "
+                         f"to run it, write ./{head}")
     if os.sep not in head and "." not in head and not _on_path(head):
         known = ", ".join(builtin_bots(game)) or "none"
         raise UsageError(f"unknown bot {head!r} for {game} (built-in: {known}; "

@@ -283,6 +283,10 @@ def _player_problem(player) -> str | None:
     return None
 
 
+def _names(bots) -> str:
+    return " vs ".join(repr(name) for name in bots)
+
+
 class _IdentityCheck:
     """Refuses records of another game, other bots, options, time control or base seed."""
 
@@ -296,10 +300,10 @@ class _IdentityCheck:
         if record["game"] != identity.game:
             raise UsageError(f"{where} holds {record['game']} games, not {identity.game}; "
                              "give another --out file")
-        strangers = [name for name in record["seats"] if name not in identity.bots]
-        if strangers:
-            raise UsageError(f"{where} holds games of other bots ({strangers[0]!r}); give "
-                             "another --out file or the same bots")
+        if any(name not in identity.bots for name in record["seats"]):
+            raise UsageError(f"{where} holds games of {_names(record['seats'])}, not of the bots "
+                             f"asked for ({_names(identity.bots)}); give another --out file or "
+                             "the same bots")
         if record.get("options") != self.options:
             raise UsageError(f"{where} was played with options {record.get('options')}, not "
                              f"{self.options}; give another --out file or the same --option")

@@ -345,7 +345,7 @@ def run_interrupt(rounds: int) -> None:
 
 
 def main(argv: list[str] | None = None) -> None:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench.harness", description=__doc__,
+    parser = argparse.ArgumentParser(description=__doc__,
                                      formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("mode", choices=("overhead", "flood", "latency", "soak", "interrupt"))
     parser.add_argument("--turns", type=int, help="turns (overhead: per round, default 5000; "

@@ -126,8 +126,7 @@ def _rate_games(run, seconds: float) -> float:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="python -m tools.bench.xmas_rush",
-                                     description=__doc__.splitlines()[0])
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--seconds", type=float, default=1.0, help="time per figure (default: 1)")
     parser.add_argument("--seed", type=int, default=1, help="seed of the positions measured")
     return parser

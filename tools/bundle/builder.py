@@ -307,6 +307,11 @@ def build_bundle(entry: Entry, *, defaults: dict | None = None, strip: str = "au
     return Bundle(text, entry, tuple(modules), stripped, defaults)
 
 
+def plural(count: int, noun: str) -> str:
+    """``1 module``, ``4 modules``."""
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def render(entry: Entry, modules: list[SourceModule], defaults: dict, command: str) -> str:
     """The bundle's text: a header, the importer, every module's source, and the call that runs it."""
     entry_source = next(module.source for module in modules if module.name == entry.name)
@@ -317,7 +322,8 @@ def render(entry: Entry, modules: list[SourceModule], defaults: dict, command: s
         *([f"# Made by: {command}"] if command else []),
         *([f"# Baked-in defaults (arguments still win): "
            f"{', '.join(f'{key}={value!r}' for key, value in defaults.items())}"] if defaults else []),
-        f"# The {len(modules)} modules below run as real modules, each from its source text when it is",
+        f"# The {plural(len(modules), 'module')} below "
+        f"{'runs as a real module' if len(modules) == 1 else 'run as real modules'}, each from its source text when it is",
         "# first imported (nothing is written to disk); then the bot runs as __main__.",
     ]
     lines = [_ascii(line) for line in header]

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import sys
 
 BENCHMARKS = {
     "harness": ("tools.bench.harness", "the harness's cost per turn against a raw pipe, floods, "
@@ -33,4 +34,10 @@ def register(commands) -> None:
 
 def run(args) -> int:
     module = importlib.import_module(BENCHMARKS[args.name][0])
-    return int(module.main(args.args) or 0)
+    # a benchmark's own parser names itself after sys.argv[0]: its usage and errors then say
+    # "botarena bench NAME", the command the user typed
+    program, sys.argv[0] = sys.argv[0], f"botarena bench {args.name}"
+    try:
+        return int(module.main(args.args) or 0)
+    finally:
+        sys.argv[0] = program

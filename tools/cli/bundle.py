@@ -6,7 +6,7 @@ import sys
 from pathlib import Path
 
 from referee.api import UsageError
-from tools.bundle.builder import CODINGAME_LIMIT, STRIP_MODES, build_bundle, resolve_entry
+from tools.bundle.builder import CODINGAME_LIMIT, STRIP_MODES, build_bundle, plural, resolve_entry
 from tools.bundle.defaults import parse_defaults
 
 
@@ -54,5 +54,5 @@ def run(args) -> int:
         raise UsageError(f"cannot write {args.output!r}: {error.strerror}") from None
     how = "comments and docstrings stripped" if bundle.stripped else "sources verbatim"
     print(f"{args.output}: {len(bundle.text):,} characters ({len(bundle.text) / CODINGAME_LIMIT:.0%} "
-          f"of CodinGame's limit), {len(bundle.modules)} modules, {how}")
+          f"of CodinGame's limit), {plural(len(bundle.modules), 'module')}, {how}")
     return 0

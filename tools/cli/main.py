@@ -19,7 +19,9 @@ class _Parser(argparse.ArgumentParser):
 
 def build_parser() -> argparse.ArgumentParser:
     parser = _Parser(prog="botarena", description="A local arena for CodinGame-style game bots.")
+    parser.add_argument("--version", action="version", version=f"botarena {_version()}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND", parser_class=_Parser)
+    parser.set_defaults(commands=commands.choices)
     commands.required = True
     for name in COMMANDS:
         try:
@@ -30,6 +32,23 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         module.register(commands)
     return parser
+
+
+def _parse(parser: argparse.ArgumentParser, argv: list[str] | None) -> argparse.Namespace:
+    """The arguments; an unknown option is reported by the subcommand's parser, so that the
+    message points to ``botarena COMMAND --help`` rather than to ``botarena --help``."""
+    args, unknown = parser.parse_known_args(argv)
+    if unknown:
+        args.commands[args.command].error(f"unrecognized arguments: {' '.join(unknown)}")
+    return args
+
+
+def _version() -> str:
+    from importlib.metadata import PackageNotFoundError, version
+    try:
+        return version("botarena")
+    except PackageNotFoundError:
+        return "(not installed)"
 
 
 def _terminate(signum, frame):
@@ -49,7 +68,7 @@ def main(argv: list[str] | None = None) -> int:
     install_stop_handlers()
     become_subreaper()          # a bot's double-forked daemons reparent to us: killed and reaped
     try:
-        args = build_parser().parse_args(argv)      # inside: a signal may land while importing
+        args = _parse(build_parser(), argv)         # inside: a signal may land while importing
         return int(args.func(args) or 0)
     except BotArenaError as error:
         print(f"botarena: {error}", file=sys.stderr)
