@@ -70,8 +70,8 @@ def test_a_bot_printing_debug_on_stdout_is_told_which_line_was_the_answer(tmp_pa
     bot.write_text("import sys\n"
                    "while sys.stdin.readline():\n"
                    "    actions = [sys.stdin.readline() for _ in range(int(sys.stdin.readline()))]\n"
-                   "    print('debug: thinking hard')\n"
-                   "    print(actions[0].strip(), flush=True)\n")
+                   "    sys.stdout.write('debug: thinking hard\\n' + actions[0])\n"
+                   "    sys.stdout.flush()             # one write: both lines arrive together\n")
     done = run_cli("play", "tictactoe", f"{sys.executable} {bot}", "random", "--seed", "1",
                    *CALM, "--json")
     assert done.returncode == 0, done.stderr
