@@ -17,6 +17,8 @@ BENCHMARKS = {
     "othello": ("tools.bench.othello", "othello rules and search rates"),
     "calculation": ("tools.bench.calculation", "calculation playouts and search rates"),
     "bundle": ("tools.bench.bundle", "bundled against unbundled speed, start-up, sizes"),
+    "mutation": ("tools.bench.mutation", "mutation testing of stats, tally, rules, codecs, match "
+                                         "with mutmut (slow); prints the survivors"),
     "throughput": ("tools.bench.throughput", "xmas_rush games/s of instant bots against the bound "
                                              "of start-ups and pipe round trips; referee CPU per answer"),
 }

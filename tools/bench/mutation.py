@@ -1,0 +1,117 @@
+"""Mutation testing: ``botarena bench mutation [TARGET ...]`` (slow; not part of the test run).
+
+mutmut (``pip install -e '.[mutation]'``) plants one small bug at a time (an operator, a
+constant, a comparison) in the modules where a silent bug costs users most, runs the tests
+that reach that code, and reports the mutants no test caught. Its settings, the modules and
+the in-process test files it runs, are under ``[tool.mutmut]`` in pyproject.toml.
+
+Targets: stats (tools/stats.py), tally (tools/arena/tally.py), rules and codec (every game's
+rules.py and codec.py), match (referee/match.py). Survivors listed in ``EQUIVALENT`` below
+change nothing a user can observe; they are printed apart, with the reason.
+"""
+from __future__ import annotations
+
+import argparse
+import os
+import re
+import shutil
+import subprocess
+import sys
+from collections import Counter
+from pathlib import Path
+
+PROJECT_ROOT = Path(__file__).resolve().parents[2]
+TARGETS = {
+    "stats": "tools.stats.*",
+    "tally": "tools.arena.tally.*",
+    "rules": "referee.games.*.rules.*",
+    "codec": "referee.games.*.codec.*",
+    "match": "referee.match.*",
+}
+# mutant name (stable while its function's source is unchanged) -> why surviving it is harmless
+EQUIVALENT: dict[str, str] = {}
+_RESULT = re.compile(r"^\s*(?P<name>[\w.]+?)__mutmut_(?P<number>\d+): (?P<status>.+?)\s*$")
+
+
+def _mutmut() -> str:
+    found = shutil.which("mutmut", path=str(Path(sys.executable).parent)) or shutil.which("mutmut")
+    if found is None:
+        sys.exit("botarena bench mutation: mutmut is not installed; "
+                 "pip install -e '.[mutation]' (or: pip install mutmut)")
+    return found
+
+
+def run_mutants(targets: list[str], children: int, log: Path) -> None:
+    """Run mutmut over the targets' modules (its output goes to ``log``: a progress spinner)."""
+    globs = [TARGETS[target] for target in targets]
+    with log.open("w") as output:
+        done = subprocess.run([_mutmut(), "run", "--max-children", str(children), *globs],
+                              cwd=PROJECT_ROOT, stdout=output, stderr=subprocess.STDOUT)
+    if done.returncode != 0:
+        tail = log.read_text(errors="replace")[-600:].replace("\r", "\n").strip().splitlines()
+        sys.exit(f"botarena bench mutation: mutmut failed (log {log}): {tail[-1] if tail else ''}")
+
+
+def read_results(targets: list[str]) -> list[tuple[str, str, str]]:
+    """(module target, mutant name, status) of every mutant of the targets, from mutmut."""
+    done = subprocess.run([_mutmut(), "results", "--all", "true"], cwd=PROJECT_ROOT,
+                          capture_output=True, text=True)
+    if done.returncode != 0:        # older mutmut: no --all, survivors only
+        done = subprocess.run([_mutmut(), "results"], cwd=PROJECT_ROOT, capture_output=True,
+                              text=True)
+    patterns = {target: re.compile(TARGETS[target].replace(".", r"\.").replace("*", r"[\w.]*"))
+                for target in targets}
+    rows = []
+    for line in done.stdout.splitlines():
+        found = _RESULT.match(line)
+        if not found:
+            continue
+        for target, pattern in patterns.items():
+            if pattern.fullmatch(found["name"] + "__mutmut_" + found["number"]) or \
+                    pattern.match(found["name"]):
+                rows.append((target, f"{found['name']}__mutmut_{found['number']}", found["status"]))
+                break
+    return rows
+
+
+def report(rows: list[tuple[str, str, str]]) -> int:
+    """Print counts per target and every survivor; the number of unexplained survivors."""
+    unexplained = 0
+    for target in dict.fromkeys(target for target, _, _ in rows):
+        mine = [(name, status) for owner, name, status in rows if owner == target]
+        counts = Counter(status for _, status in mine)
+        print(f"{target}: {len(mine)} mutants: " + ", ".join(f"{count} {status}"
+                                                          for status, count in counts.most_common()))
+        for name, status in mine:
+            if status in ("killed", "timeout", "checked"):
+                continue
+            reason = EQUIVALENT.get(name)
+            if reason:
+                print(f"  equivalent  {name}: {reason}")
+            else:
+                unexplained += 1
+                print(f"  {status:<10}  {name}   (mutmut show {name})")
+    print(f"unexplained survivors: {unexplained}")
+    return unexplained
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="botarena bench mutation", description=__doc__,
+                                     formatter_class=argparse.RawDescriptionHelpFormatter)
+    parser.add_argument("targets", nargs="*", choices=list(TARGETS), default=[],
+                        metavar="TARGET", help=f"of {', '.join(TARGETS)} (default: all)")
+    parser.add_argument("--jobs", type=int, default=os.cpu_count() or 1,
+                        help="mutants tested at once (default: the number of cores)")
+    parser.add_argument("--report-only", action="store_true",
+                        help="print the results of the last run without running mutmut")
+    args = parser.parse_args(argv)
+    targets = args.targets or list(TARGETS)
+    if not args.report_only:
+        print(f"mutation testing {', '.join(targets)} with mutmut ({args.jobs} at once; "
+              f"load average {os.getloadavg()[0]:.2f})", flush=True)
+        run_mutants(targets, args.jobs, PROJECT_ROOT / "mutants.log")
+    return 1 if report(read_results(targets)) else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
