@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import signal
 import subprocess
 import sys
@@ -221,3 +222,45 @@ def test_a_bot_missing_on_a_worker_is_an_error_naming_it(tmp_path):
     error = done.stderr.strip().splitlines()[-1]
     assert error.startswith(f"botarena: on worker {lacking}: ") and "slow.py" in error, error
     assert "Traceback" not in done.stderr
+
+
+def test_the_cluster_benchmark_runs_small_and_prints_its_figures():
+    done = run_cli("bench", "cluster", "--games", "4", "--slow-games", "2", "--move-ms", "1",
+                   "--latency-games", "2", timeout=300)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for title in ("instant games: 4 games", "~1 s games (1 ms a move): 2 games"):
+        assert re.search(re.escape(title) + r"  local [\d.]+ games/s  cluster [\d.]+ games/s  "
+                         r"ratio cluster/local [\d.]+", done.stdout), done.stdout
+    assert len(re.findall(r"added by the scheduler -?[\d.]+ ms", done.stdout)) == 2, done.stdout
+
+
+def test_a_game_no_worker_can_play_is_a_referee_error_naming_the_worker(tmp_path):
+    """The bot file vanishes mid-run: each later game fails, is retried once, then is recorded
+    (never dropped) as a referee error with the worker's address; the run still ends."""
+    bot = tmp_path / "slow"
+    bot.write_text(f"#!{sys.executable}\n" + SLOW_BOT)
+    bot.chmod(0o755)
+    out = tmp_path / "games.jsonl"
+    cluster = DaskProcesses(tmp_path)
+    try:
+        cluster.add_worker()
+        cluster.wait_for_workers(1)
+        run = _start_cli("match", "tictactoe", "./slow", "random --seed 1", "-n", "10", *CALM,
+                         "--json", "--workdir", str(tmp_path), "--cluster", cluster.address,
+                         "--out", str(out))
+        _wait_for_lines(out, 2, run)
+        bot.unlink()
+        stdout, stderr = run.communicate(timeout=300)
+        with distributed.Client(cluster.address) as client:
+            worker = next(iter(client.scheduler_info(n_workers=-1)["workers"]))
+    finally:
+        cluster.close()
+    assert run.returncode == 0, stderr
+    records = _records(out)
+    failed = [record for record in records.values() if record.get("referee_error")]
+    assert len(records) == 10 and failed, "games after the file vanished"
+    summary = json.loads(stdout)
+    assert summary["void"] == len(failed) and summary["games"] == 10 - len(failed)
+    for record in failed:
+        assert record["reason"].startswith(f"referee error: worker {worker}: "), record["reason"]
+        assert "slow" in record["referee_error"]

@@ -19,6 +19,8 @@ BENCHMARKS = {
     "bundle": ("tools.bench.bundle", "bundled against unbundled speed, start-up, sizes"),
     "mutation": ("tools.bench.mutation", "mutation testing of stats, tally, rules, codecs, match "
                                          "with mutmut (slow); prints the survivors"),
+    "cluster": ("tools.bench.cluster", "games/s on --cluster local:W against --jobs W (instant "
+                                       "and ~1 s tictactoe games), latency the scheduler adds"),
     "throughput": ("tools.bench.throughput", "xmas_rush games/s of instant bots against the bound "
                                              "of start-ups and pipe round trips; referee CPU per answer"),
 }
