@@ -217,7 +217,7 @@ def test_set_bakes_defaults_and_arguments_still_win(tmp_path):
                               env=env, timeout=60).stdout
 
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
-    original = [sys.executable, "-P", "-m", "bots.tictactoe.random"]
+    original = [sys.executable, "-P", "-m", "bots.tictactoe.random_bot"]
     bundle = [sys.executable, "-I", "-S", str(out / "bot.py")]
     assert answers(bundle, run_dir) == answers([*original, "--seed", "7"], ROOT, env)
     assert answers([*bundle, "--seed", "3"], run_dir) == answers([*original, "--seed", "3"], ROOT, env)

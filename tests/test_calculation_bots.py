@@ -18,6 +18,7 @@ from bots.search.chance import simple_tree
 from referee.games.calculation import codec
 from referee.games.calculation.rules import FROM_WASTE, SEQUENCES, CalculationState, waste_action
 from tests.conftest import ROOT, run_cli
+from tools.arena.botspec import bot_module
 
 
 def midgame(seed: int, steps: int) -> CalculationState:
@@ -130,7 +131,7 @@ def scripted_input(states: list[CalculationState]) -> str:
 
 def run_bot(bot: str, args: list[str], states: list[CalculationState]) -> subprocess.CompletedProcess:
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    return subprocess.run([sys.executable, "-P", "-m", f"bots.calculation.{bot}", *args],
+    return subprocess.run([sys.executable, "-P", "-m", bot_module("calculation", bot), *args],
                           input=scripted_input(states), capture_output=True, text=True, env=env,
                           cwd=ROOT, timeout=60)
 

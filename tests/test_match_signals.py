@@ -73,7 +73,7 @@ def test_sigterm_stops_cleanly_with_no_bot_left(tmp_path):
         deadline = time.monotonic() + 30
         while not bots and time.monotonic() < deadline:   # catch games in flight
             bots = [child for child in psutil.Process(process.pid).children(recursive=True)
-                    if "bots.tictactoe.random" in " ".join(_cmdline(child))]
+                    if "bots.tictactoe.random_bot" in " ".join(_cmdline(child))]
         process.send_signal(signal.SIGTERM)
         stdout, stderr = process.communicate(timeout=30)
     finally:
@@ -111,7 +111,7 @@ def _bots_with_seeds(*marks: str) -> list[psutil.Process]:
     found = []
     for candidate in psutil.process_iter(["cmdline"]):
         line = " ".join(candidate.info["cmdline"] or [])
-        if "bots.tictactoe.random" in line and any(line.endswith(mark) for mark in marks):
+        if "bots.tictactoe.random_bot" in line and any(line.endswith(mark) for mark in marks):
             if _alive(candidate):
                 found.append(candidate)
     return found

@@ -15,6 +15,7 @@ from referee.games import load_game
 from referee.games.othello import codec
 from referee.games.othello.rules import OthelloState, play_random_game
 from tests.conftest import ROOT, run_cli
+from tools.arena.botspec import bot_module
 
 BOTS = ["random", "minimax", "alphabeta", "iterative_deepening", "pmc", "mcts"]
 
@@ -82,7 +83,7 @@ def scripted_input(states: list[OthelloState], seat: int) -> str:
 def test_bot_answers_legal_moves_and_reports(bot, args):
     states = [state for state in positions(6, seed=9) if state.to_move == 1][:3]
     env = dict(os.environ, PYTHONPATH=str(ROOT))
-    done = subprocess.run([sys.executable, "-P", "-m", f"bots.othello.{bot}", *args],
+    done = subprocess.run([sys.executable, "-P", "-m", bot_module("othello", bot), *args],
                           input=scripted_input(states, 1), capture_output=True, text=True,
                           env=env, cwd=ROOT, timeout=60)
     answers = done.stdout.split()

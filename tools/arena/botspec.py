@@ -18,24 +18,46 @@ from referee.match import PlayerSpec
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
 
-def builtin_bots(game: str) -> list[str]:
-    """Names of the built-in bots of ``game`` (the modules in ``bots/<game>/``)."""
+# A bot file named after a standard-library module (random.py) would shadow that module when the
+# bot runs as a plain script (Python puts the script's folder first on sys.path), so the file of
+# such a bot carries this suffix: bots/tictactoe/random_bot.py is the bot ``random``.
+BOT_FILE_SUFFIX = "_bot"
+
+
+def _bot_modules(game: str) -> dict[str, str]:
+    """{bot name: module name} of the bots in ``bots/<game>/``."""
     folder = PROJECT_ROOT / "bots" / game
     if not folder.is_dir():
-        return []
-    return sorted(info.name for info in pkgutil.iter_modules([str(folder)])
-                  if not info.name.startswith("_") and not info.ispkg)
+        return {}
+    return {info.name.removesuffix(BOT_FILE_SUFFIX): info.name
+            for info in pkgutil.iter_modules([str(folder)])
+            if not info.name.startswith("_") and not info.ispkg}
+
+
+def builtin_bots(game: str) -> list[str]:
+    """Names of the built-in bots of ``game`` (the modules in ``bots/<game>/``)."""
+    return sorted(_bot_modules(game))
+
+
+def bot_module(game: str, name: str) -> str:
+    """The dotted module of the built-in bot ``name`` (``bots.tictactoe.random_bot``)."""
+    return f"bots.{game}.{_bot_modules(game)[name]}"
+
+
+def bot_path(game: str, name: str) -> Path:
+    """The script file of the built-in bot ``name``."""
+    return PROJECT_ROOT / "bots" / game / f"{_bot_modules(game)[name]}.py"
 
 
 def bot_parser(game: str, name: str) -> argparse.ArgumentParser:
-    module = importlib.import_module(f"bots.{game}.{name}")
+    module = importlib.import_module(bot_module(game, name))
     parser = module.build_parser()
     parser.prog = name
     return parser
 
 
 def bot_description(game: str, name: str) -> str:
-    module = importlib.import_module(f"bots.{game}.{name}")
+    module = importlib.import_module(bot_module(game, name))
     return (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else ""
 
 
@@ -98,7 +120,7 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
         return BotSpec(name=text, argv=tuple(words), command=text)
     if head in builtin_bots(game):
         parsed = _parse_bot_args(game, head, args, text, strict=check_args)
-        argv = (sys.executable, "-P", "-m", f"bots.{game}.{head}", *args)
+        argv = (sys.executable, "-P", "-m", bot_module(game, head), *args)
         return BotSpec(name=text, argv=argv, env=_python_env(), command=text,
                        seeded_by_harness=getattr(parsed, "seed", False) is None)
     if head.endswith(".py"):

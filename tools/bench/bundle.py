@@ -23,7 +23,7 @@ import time
 from pathlib import Path
 
 from referee.games import game_names
-from tools.arena.botspec import PROJECT_ROOT, builtin_bots
+from tools.arena.botspec import PROJECT_ROOT, bot_module, builtin_bots
 from tools.bundle.builder import CODINGAME_LIMIT, build_bundle, resolve_entry
 
 _HOT_MODULE = '''\
@@ -129,7 +129,7 @@ def startup_ms(folder: Path, game: str, bot: str, runs: int = 7) -> tuple[float,
     """Median ms from start to exit at the first read (stdin is empty), original and bundled."""
     bundle = folder / f"{bot}.py"
     bundle.write_text(build_bundle(resolve_entry(f"{game}/{bot}")).text)
-    variants = ([sys.executable, "-P", "-m", f"bots.{game}.{bot}"],
+    variants = ([sys.executable, "-P", "-m", bot_module(game, bot)],
                 [sys.executable, "-I", "-S", str(bundle)])
     times: list[list[float]] = [[], []]
     for _ in range(runs):

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from referee.api import UsageError
 from referee.games import game_names
-from tools.arena.botspec import PROJECT_ROOT, builtin_bots
+from tools.arena.botspec import PROJECT_ROOT, bot_module, bot_path, builtin_bots
 from tools.bundle.defaults import bake_defaults
 from tools.bundle.entry import Entry, display_path
 from tools.bundle.strip import strip_source
@@ -67,8 +67,7 @@ def resolve_entry(text: str, game: str | None = None) -> Entry:
     if bot not in known:
         raise UsageError(f"unknown bot {bot!r} for {game_name} (built-in: {', '.join(known) or 'none'};"
                          " or give a path to a .py file)")
-    path = PROJECT_ROOT / "bots" / game_name / f"{bot}.py"
-    return Entry(f"bots.{game_name}.{bot}", path, (PROJECT_ROOT,))
+    return Entry(bot_module(game_name, bot), bot_path(game_name, bot), (PROJECT_ROOT,))
 
 
 def _project_module_name(path: Path) -> str | None:
