@@ -21,7 +21,7 @@ def _league(*args: str) -> dict:
 def test_schedules():
     assert round_robin("abc") == [("a", "b"), ("a", "c"), ("b", "c")]
     assert gauntlet("b", "abc") == [("b", "a"), ("b", "c")]
-    jobs = Standings(list("abc"), round_robin("abc")).jobs(games=4, base_seed=1)
+    jobs = list(Standings(list("abc"), round_robin("abc")).jobs(games=4, base_seed=1))
     assert len(jobs) == 12
     assert [job.seats for job in jobs[:6]] == [("a", "b"), ("b", "a"), ("a", "c"), ("c", "a"),
                                                 ("b", "c"), ("c", "b")], "matchups interleaved"

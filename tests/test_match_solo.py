@@ -41,7 +41,7 @@ def test_comparisons_feed_each_matchup_once_per_seed_and_count_faults_once():
         comparisons.add(record)
     assert sorted(tuple(record["seats"]) for record in fed) == [("a", "b"), ("a", "c"), ("b", "c")]
     assert dict(comparisons.faults) == {"a": {"crash": 1}}
-    jobs = solo_jobs(["a", "b"], 2, base_seed=3)
+    jobs = list(solo_jobs(["a", "b"], 2, base_seed=3))
     assert [job.key for job in jobs] == [(0, ("a",)), (0, ("b",)), (1, ("a",)), (1, ("b",))]
     assert jobs[0].seed == jobs[1].seed != jobs[2].seed
 

@@ -58,6 +58,7 @@ class ResultsFile:
             raise UsageError("--out '': give a file name")
         self.path = Path(path)
         self.recorded: dict[Key, int] = {}    # every game in the file -> its result's fingerprint
+        self._indexed_bytes = 0
         self._repeats: set[int] = set()       # line numbers of games recorded a second time
 
     @property
@@ -119,6 +120,7 @@ class ResultsFile:
                     repeats.append(f"line {number} (pair {key[0]}, seats {', '.join(key[1])})")
             else:
                 self.recorded[key] = fingerprint
+        self._indexed_bytes = os.fstat(self._fd).st_size
         if repeats:
             print(f"botarena: {self.where}: {len(repeats)} game(s) recorded again with a different "
                   f"result, at {'; '.join(repeats[:3])}{' ...' if len(repeats) > 3 else ''}; the "
@@ -138,12 +140,14 @@ class ResultsFile:
                              f"({problem}); give another --out file") from None
         return record
 
-    def _complete_lines(self) -> Iterator[tuple[int, bytes]]:
-        """(line number, line) of every newline-terminated line; an unterminated last line that
-        starts like a record (a writer killed mid-write) is dropped, anything else refused."""
+    def _complete_lines(self, end: int | None = None) -> Iterator[tuple[int, bytes]]:
+        """(line number, line) of every newline-terminated line (before byte ``end``); an
+        unterminated last line that starts like a record (a writer killed mid-write) is
+        dropped, anything else refused."""
         offset, number, buffer = 0, 0, b""
         while True:
-            chunk = os.pread(self._fd, _CHUNK, offset)
+            chunk = os.pread(self._fd, _CHUNK if end is None else min(_CHUNK, end - offset),
+                             offset)
             if not chunk:
                 break
             offset += len(chunk)
@@ -176,8 +180,9 @@ class ResultsFile:
                   "mid-write); it will be played again", file=sys.stderr)
 
     def records(self) -> Iterator[dict]:
-        """The games in the file, each once (its first record), in file order."""
-        for number, line in self._complete_lines():
+        """The games the file held when opened (those in ``recorded``), each once (its first
+        record), in file order."""
+        for number, line in self._complete_lines(self._indexed_bytes):
             if line.strip() and number not in self._repeats:
                 yield json.loads(line)
 

@@ -12,8 +12,6 @@ discarded), and the caller prints what finished.
 """
 from __future__ import annotations
 
-import hashlib
-import itertools
 import os
 import signal
 import sys
@@ -25,50 +23,11 @@ from referee.api import BotArenaError, Game, TimeControl, UsageError
 from referee.match import MatchResult, PlayerSpec, play_match
 from tools.arena.botspec import command_of, for_game
 from tools.arena.results import RunIdentity
+# the jobs live in tools.arena.schedule (generated lazily); re-exported for the runner's callers
+from tools.arena.schedule import GameJob, derive_seed, interleave, paired_jobs  # noqa: F401
 
 if TYPE_CHECKING:
     from tools.arena.executor import GameExecutor
-
-
-@dataclass(frozen=True, slots=True)
-class GameJob:
-    """One game to play: pair ``pair`` of its matchup, bots named in seat order."""
-
-    pair: int
-    seats: tuple[str, ...]
-    seed: int
-
-    @property
-    def key(self) -> tuple[int, tuple[str, ...]]:
-        return self.pair, self.seats
-
-
-def derive_seed(base_seed: int, pair: int) -> int:
-    """The game seed of pair ``pair``: deterministic, the same for every matchup of the run."""
-    digest = hashlib.sha256(f"botarena:{base_seed}:{pair}".encode()).digest()
-    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
-
-
-def paired_jobs(first: str, second: str, pairs: int, base_seed: int,
-                start: int = 0) -> list[GameJob]:
-    """``pairs`` pairs of games between two bots: each seed twice, seats swapped."""
-    jobs = []
-    for pair in range(start, start + pairs):
-        seed = derive_seed(base_seed, pair)
-        jobs.append(GameJob(pair, (first, second), seed))
-        jobs.append(GameJob(pair, (second, first), seed))
-    return jobs
-
-
-def interleave(schedules: Sequence[Sequence[GameJob]]) -> list[GameJob]:
-    """Round-robin over several matchups pair by pair, so every matchup advances together."""
-    jobs: list[GameJob] = []
-    for step in itertools.zip_longest(*[[schedule[i:i + 2] for i in range(0, len(schedule), 2)]
-                                        for schedule in schedules]):
-        for chunk in step:
-            if chunk:
-                jobs.extend(chunk)
-    return jobs
 
 
 def usable_cores() -> int:

@@ -11,13 +11,8 @@ from collections import Counter, defaultdict
 from typing import Callable, Sequence
 
 from referee.match import rank_seats
-from tools.arena.runner import GameJob, derive_seed
-
-
-def solo_jobs(names: Sequence[str], seeds: int, base_seed: int) -> list[GameJob]:
-    """Each bot alone on seeds 0..seeds-1, seed by seed (so comparisons come in steadily)."""
-    return [GameJob(pair, (name,), derive_seed(base_seed, pair))
-            for pair in range(seeds) for name in names]
+# the jobs: tools.arena.schedule.SoloJobs; re-exported for callers of this module
+from tools.arena.schedule import solo_jobs  # noqa: F401
 
 
 def combine(first: dict, second: dict) -> dict:
@@ -56,4 +51,6 @@ class SoloComparisons:
             other = second if name == first else first
             if other in seen:
                 self._feed(combine(seen[first], seen[second]))
+        if len(seen) == len(self._partners):      # every bot has played this seed: let it go
+            del self._seen[record["pair"]]
         return False

@@ -6,8 +6,8 @@ import itertools
 from typing import Sequence
 
 from tools import stats
-from tools.arena.runner import GameJob, interleave, paired_jobs
-from tools.arena.solo import SoloComparisons, solo_jobs
+from tools.arena.schedule import Schedule, interleave, paired_jobs, solo_jobs
+from tools.arena.solo import SoloComparisons
 from tools.arena.tally import HeadToHead, format_bounds, format_elo
 
 
@@ -31,7 +31,7 @@ class Standings:
         for tally in self.tallies.values():
             tally.solo = solo
 
-    def jobs(self, games: int, base_seed: int) -> list[GameJob]:
+    def jobs(self, games: int, base_seed: int) -> Schedule:
         """``games`` per matchup: seat-swapped pairs, interleaved so all matchups advance
         together; for a single-player game, every bot once per seed."""
         if self.solo:

@@ -9,7 +9,7 @@ from __future__ import annotations
 import math
 import re
 import shlex
-from collections import Counter, defaultdict
+from collections import Counter
 
 from referee.match import latency_summary
 from tools import stats
@@ -32,11 +32,15 @@ class HeadToHead:
         self.first = first
         self.second = second
         self.by_seat = [[0, 0, 0], [0, 0, 0]]        # first's seat -> [wins, draws, losses]
-        self._pairs: dict[int, list[float]] = defaultdict(list)
+        # memory stays flat however many games: a pair is kept only until its second game
+        # comes, then counted; latencies and scores are kept as counts and sums
+        self._open_pairs: dict[int, float] = {}
+        self._pentanomial = [0] * 5
         self.faults: dict[str, Counter] = {first: Counter(), second: Counter()}
-        self.latencies: dict[str, list[float]] = {first: [], second: []}
+        self.latencies: dict[str, LatencyCounts] = {first: LatencyCounts(),
+                                                     second: LatencyCounts()}
         self.void = 0                                 # games the referee failed: no result
-        self.scores: dict[str, list[float]] = {first: [], second: []}   # the game's own scores
+        self.scores: dict[str, Counter] = {first: Counter(), second: Counter()}  # score -> games
         self.solo = False                             # comparisons of single-player games
         self.first_faults: dict[str, dict] = {}       # per bot: its first fault, how to re-run it
 
@@ -48,9 +52,10 @@ class HeadToHead:
         score = game_score(record, self.first, self.second)
         column = 0 if score == WIN else 1 if score == DRAW else 2
         self.by_seat[seats.index(self.first)][column] += 1
-        self._pairs[record["pair"]].append(score)
+        if not self.solo:                 # a comparison of solo games is one game per seed
+            self._count_pair(record["pair"], score)
         for seat, name in enumerate(seats):
-            self.scores[name].append(record["players"][seat]["score"])
+            self.scores[name][record["players"][seat]["score"]] += 1
             fault = record["players"][seat].get("fault")
             if fault:
                 self.faults[name][fault["kind"]] += 1
@@ -58,7 +63,14 @@ class HeadToHead:
                 self.first_faults.setdefault(name, {**fault, "rerun": rerun})
             latencies = record.get("latencies_ms")
             if latencies:
-                self.latencies[name].extend(latencies[seat])
+                self.latencies[name].add(latencies[seat])
+
+    def _count_pair(self, pair: int, score: float) -> None:
+        partner = self._open_pairs.pop(pair, None)
+        if partner is None:
+            self._open_pairs[pair] = score
+        else:
+            self._pentanomial[round(2 * (partner + score))] += 1
 
     # -- counts -------------------------------------------------------------------------------
     @property
@@ -83,11 +95,7 @@ class HeadToHead:
 
     def pentanomial(self) -> list[int]:
         """Complete pairs by first's total: [LL, LD+DL, LW+DD+WL, DW+WD, WW]."""
-        counts = [0] * 5
-        for scores in self._pairs.values():
-            if len(scores) == 2:
-                counts[round(2 * sum(scores))] += 1
-        return counts
+        return list(self._pentanomial)
 
     # -- statistics ---------------------------------------------------------------------------
     def elo(self) -> tuple[stats.EloEstimate, str]:
@@ -115,12 +123,11 @@ class HeadToHead:
         """Each bot's mean game score (its points, quests...) with a 95 % interval, bounded by the
         lowest and highest scores seen (the game's range is not declared)."""
         means = {}
-        for name, values in self.scores.items():
-            counts = Counter(values)
+        for name, counts in self.scores.items():
             levels = sorted(counts) or [0.0]
             _, mean, _ = stats.mean_and_variance([counts[level] for level in levels], levels)
             low, high = stats.bounded_interval([counts[level] for level in levels], levels)
-            means[name] = {"mean": round(mean, 3) if values else 0.0,
+            means[name] = {"mean": round(mean, 3) if counts else 0.0,
                            "ci95": [round(low, 3), round(high, 3)]}
         return means
 
@@ -143,8 +150,8 @@ class HeadToHead:
             "by_seat": [{"seat": seat, "wins": row[0], "draws": row[1], "losses": row[2]}
                         for seat, row in enumerate(self.by_seat)],
             "faults": {name: dict(counter) for name, counter in self.faults.items()},
-            "latency_ms": {name: latency_summary(values) for name, values in self.latencies.items()},
-            "answers": {name: len(values) for name, values in self.latencies.items()},
+            "latency_ms": {name: values.summary() for name, values in self.latencies.items()},
+            "answers": {name: values.count for name, values in self.latencies.items()},
             "void": self.void,
             "mean_score": self.mean_scores(),
             "first_faults": self.first_faults,
@@ -158,6 +165,55 @@ class HeadToHead:
         estimate, _ = self.elo()
         return (f"{self.wins}-{self.draws}-{self.losses} score {self.points / self.games:.1%} "
                 f"Elo {format_elo(estimate.elo)} {format_interval(estimate)}")
+
+
+class RunningMean:
+    """Count, mean and spread of a stream of numbers without keeping them (Welford)."""
+
+    __slots__ = ("count", "mean", "_squares")
+
+    def __init__(self):
+        self.count, self.mean, self._squares = 0, 0.0, 0.0
+
+    def add(self, value: float) -> None:
+        self.count += 1
+        delta = value - self.mean
+        self.mean += delta / self.count
+        self._squares += delta * (value - self.mean)
+
+    def standard_error(self) -> float:
+        """Of the mean, with the population variance (n in the denominator)."""
+        return math.sqrt(max(self._squares, 0.0) / self.count / self.count) if self.count else 0.0
+
+
+class LatencyCounts:
+    """Answer latencies as a count per value (records hold them to 0.01 ms): the same
+    percentiles as the full list, in memory that grows with distinct values, not answers."""
+
+    __slots__ = ("count", "_counts")
+
+    def __init__(self):
+        self.count = 0
+        self._counts: Counter = Counter()
+
+    def add(self, values) -> None:
+        self._counts.update(values)
+        self.count += len(values)
+
+    def summary(self) -> dict[str, float]:
+        """p50, p99 and max as ``referee.match.latency_summary`` gives them from the list."""
+        if not self.count:
+            return latency_summary([])
+        wanted = {"p50": min(self.count - 1, int(0.5 * self.count)),
+                  "p99": min(self.count - 1, int(0.99 * self.count))}
+        found: dict[str, float] = {}
+        seen = 0
+        for value in sorted(self._counts):
+            seen += self._counts[value]
+            for name, index in wanted.items():
+                if name not in found and index < seen:
+                    found[name] = round(value, 3)
+        return {"p50": found["p50"], "p99": found["p99"], "max": round(max(self._counts), 3)}
 
 
 def rerun_command(record: dict, seats: list[str] | None = None) -> str:

@@ -14,12 +14,13 @@ from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
 from tools.arena.runner import Arena, GameJob, RunOutcome, run_jobs, to_record, worker_count
+from tools.arena.schedule import MAX_GAMES, Schedule
 from tools.arena.setup import game_setup
 
 
 def pair_count(games: int) -> int:
-    if games < 1:
-        raise UsageError(f"-n {games}: must be at least 1")
+    if not 1 <= games <= MAX_GAMES:
+        raise UsageError(f"-n {games}: must be from 1 to {MAX_GAMES:,}")
     return (games + 1) // 2
 
 
@@ -76,26 +77,26 @@ class Tournament:
         self.planned = 0
         self.finished = 0
 
-    def play(self, jobs: Sequence[GameJob], on_record: Callable[[dict], bool],
+    def play(self, jobs: Schedule, on_record: Callable[[dict], bool],
              progress_text: Callable[[], str] = lambda: "", *,
              stop_before: Callable[[], bool] = lambda: False) -> RunOutcome:
         """Feed the records of ``jobs`` already in the results file to ``on_record``, then play
         the rest; ``on_record`` returns True to stop early. ``stop_before`` is asked once the
         old records are in (an SPRT already decided plays nothing). The results file stays
         open and locked across calls, until ``close`` (or the end of the process)."""
-        planned = {job.key for job in jobs}
-        done = set()
-        if self.results is not None:
+        finished = 0
+        recorded = self.results.recorded if self.results is not None else {}
+        if recorded:
             for record in self.results.records():
-                key = record_key(record)
-                if key in planned:
-                    done.add(key)
+                if record_key(record) in jobs:
+                    finished += 1
                     on_record(record)
-        self.planned, self.finished = len(planned), len(done)
-        pending = [job for job in jobs if job.key not in done]
-        if not pending or stop_before():
+        self.planned, self.finished = len(jobs), finished
+        # lazily: a run of 10**8 games never holds its list of jobs
+        pending = (job for job in jobs if job.key not in recorded)
+        if finished == self.planned or stop_before():
             return RunOutcome()
-        progress = open_progress(self.planned, len(done), f"{self.command} {self.game.name}",
+        progress = open_progress(self.planned, finished, f"{self.command} {self.game.name}",
                                  quiet=self.quiet)
         def on_result(job: GameJob, result) -> bool:
             record = to_record(result, job, self.identity, self.arena.commands(job))

@@ -17,7 +17,7 @@ from tools import stats
 from tools.arena.runner import interleave, paired_jobs
 from tools.arena.solo import SoloComparisons, solo_jobs
 from tools.arena.standings import Standings, round_robin
-from tools.arena.tally import HeadToHead, format_bounds, format_elo
+from tools.arena.tally import HeadToHead, RunningMean, format_bounds, format_elo
 from tools.arena.tournament import Tournament, pair_count
 from tools.cli.options import add_run_arguments, check_output_file
 from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
@@ -204,26 +204,31 @@ class OwnScores:
 
     def __init__(self, success_score: float | None):
         self.success_score = success_score
-        self.scores: dict[str, list[float]] = defaultdict(list)
+        self.scores: dict[str, RunningMean] = defaultdict(RunningMean)
+        self.hits: dict[str, int] = defaultdict(int)       # scores of success_score or more
 
     def wrap(self, on_record):
         def note_scores_then(record: dict) -> bool:
             if record.get("referee_error") is None:
                 for seat, name in enumerate(record["seats"]):
-                    self.scores[name].append(record["players"][seat]["score"])
+                    score = record["players"][seat]["score"]
+                    self.scores[name].add(score)
+                    if self.success_score is not None and score >= self.success_score:
+                        self.hits[name] += 1
             return on_record(record)
         return note_scores_then
 
     def figures(self, name: str) -> dict:
         """``mean_score`` and, with a success score, ``success`` with its 95 % Wilson interval."""
-        values = self.scores.get(name, [])
-        figures: dict = {"mean_score": round(sum(values) / len(values), 3) if values else None}
+        values = self.scores.get(name, RunningMean())
+        count = values.count
+        figures: dict = {"mean_score": round(values.mean, 3) if count else None}
         if self.success_score is not None:
-            hits = sum(value >= self.success_score for value in values)
-            low, high = stats.wilson(hits, len(values))
-            figures.update(success=round(hits / len(values), 4) if values else None,
-                           success_low=round(low, 4) if values else None,
-                           success_high=round(high, 4) if values else None)
+            hits = self.hits.get(name, 0)
+            low, high = stats.wilson(hits, count)
+            figures.update(success=round(hits / count, 4) if count else None,
+                           success_low=round(low, 4) if count else None,
+                           success_high=round(high, 4) if count else None)
         return figures
 
 

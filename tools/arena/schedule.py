@@ -1,0 +1,124 @@
+"""The games of a run, generated as they are needed: memory does not grow with ``-n``.
+
+A schedule iterates over its game jobs (again each time), knows how many there are and
+whether a (pair, seats) key is one of them (a results file's game belongs to the run), all
+without building a list: ``match -n 100000000`` starts its first game at once.
+"""
+from __future__ import annotations
+
+import hashlib
+import itertools
+from dataclasses import dataclass
+from typing import Iterator, Protocol, Sequence
+
+MAX_GAMES = 10**9               # a billion games: years at the fastest rate measured
+
+
+@dataclass(frozen=True, slots=True)
+class GameJob:
+    """One game to play: pair ``pair`` of its matchup, bots named in seat order."""
+
+    pair: int
+    seats: tuple[str, ...]
+    seed: int
+
+    @property
+    def key(self) -> tuple[int, tuple[str, ...]]:
+        return self.pair, self.seats
+
+
+def derive_seed(base_seed: int, pair: int) -> int:
+    """The game seed of pair ``pair``: deterministic, the same for every matchup of the run."""
+    digest = hashlib.sha256(f"botarena:{base_seed}:{pair}".encode()).digest()
+    return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
+
+
+class Schedule(Protocol):
+    def __iter__(self) -> Iterator[GameJob]: ...
+    def __len__(self) -> int: ...
+    def __contains__(self, key: object) -> bool: ...
+
+
+@dataclass(frozen=True)
+class PairedJobs:
+    """``pairs`` pairs of games between two bots from pair ``start``: each seed twice, seats
+    swapped."""
+
+    first: str
+    second: str
+    pairs: int
+    base_seed: int
+    start: int = 0
+
+    def __iter__(self) -> Iterator[GameJob]:
+        for pair in range(self.start, self.start + self.pairs):
+            seed = derive_seed(self.base_seed, pair)
+            yield GameJob(pair, (self.first, self.second), seed)
+            yield GameJob(pair, (self.second, self.first), seed)
+
+    def __len__(self) -> int:
+        return 2 * self.pairs
+
+    def __contains__(self, key: object) -> bool:
+        pair, seats = key
+        return self.start <= pair < self.start + self.pairs and \
+            seats in ((self.first, self.second), (self.second, self.first))
+
+
+@dataclass(frozen=True)
+class Interleaved:
+    """Several matchups round-robin, one pair (two games) of each in turn, so every matchup
+    advances together."""
+
+    schedules: tuple[Schedule, ...]
+
+    def __iter__(self) -> Iterator[GameJob]:
+        sources = [iter(schedule) for schedule in self.schedules]
+        while sources:
+            still = []
+            for source in sources:
+                chunk = list(itertools.islice(source, 2))
+                yield from chunk
+                if len(chunk) == 2:
+                    still.append(source)
+            sources = still
+
+    def __len__(self) -> int:
+        return sum(len(schedule) for schedule in self.schedules)
+
+    def __contains__(self, key: object) -> bool:
+        return any(key in schedule for schedule in self.schedules)
+
+
+@dataclass(frozen=True)
+class SoloJobs:
+    """Each bot alone on seeds 0..seeds-1, seed by seed (so comparisons come in steadily)."""
+
+    names: tuple[str, ...]
+    seeds: int
+    base_seed: int
+
+    def __iter__(self) -> Iterator[GameJob]:
+        for pair in range(self.seeds):
+            seed = derive_seed(self.base_seed, pair)
+            for name in self.names:
+                yield GameJob(pair, (name,), seed)
+
+    def __len__(self) -> int:
+        return self.seeds * len(self.names)
+
+    def __contains__(self, key: object) -> bool:
+        pair, seats = key
+        return 0 <= pair < self.seeds and len(seats) == 1 and seats[0] in self.names
+
+
+def paired_jobs(first: str, second: str, pairs: int, base_seed: int, start: int = 0) -> PairedJobs:
+    return PairedJobs(first, second, pairs, base_seed, start)
+
+
+def interleave(schedules: Sequence[Schedule]) -> Interleaved:
+    return Interleaved(tuple(schedules))
+
+
+def solo_jobs(names: Sequence[str], seeds: int, base_seed: int) -> SoloJobs:
+    return SoloJobs(tuple(names), seeds, base_seed)
