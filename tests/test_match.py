@@ -119,7 +119,7 @@ def test_a_truncated_last_line_is_dropped_and_replayed(tmp_path):
 
 @pytest.mark.parametrize("change, message", [
     (("number_maze_duel", "random", RANDOM), "holds tictactoe games"),
-    (("tictactoe", "random", OTHER), "other bots"),
+    (("tictactoe", "random", OTHER), "not of the bots asked for"),
     (("tictactoe", "random", RANDOM, "--seed", "99"), "--seed 3"),
     (("tictactoe", "random", RANDOM, "--grace-ms", "77"), "time control"),
 ])
