@@ -120,7 +120,8 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
                options: dict[str, Any] | None = None, time_control: TimeControl | None = None,
                memory_mb: int | None = DEFAULT_MEMORY_MB, record: bool = True,
                on_turn: Callable[[int], None] | None = None,
-               watchdog_s: float = WATCHDOG_SLACK_S, sandboxed: bool = False) -> MatchResult:
+               watchdog_s: float = WATCHDOG_SLACK_S, sandboxed: bool = False,
+               line_buffered: bool = True) -> MatchResult:
     """Play one game between bot processes and return its result (with the replay records).
 
     Bot faults end the game with a fault on that seat. A failure of the referee
@@ -130,11 +131,12 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
     Raises only BotStartError (a bot command that cannot start: a UsageError),
     another UsageError from the game, or KeyboardInterrupt; every bot process
     of the game is gone when it returns or raises. ``sandboxed``: each bot
-    under bubblewrap (see ``referee.sandbox``).
+    under bubblewrap (see ``referee.sandbox``). ``line_buffered``: each bot's
+    stdout line-buffered, as on CodinGame (see ``referee.output_buffering``).
     """
     options = dict(options) if options is not None else game.parse_options({})
     run = _Game(game, players, seed, options, time_control or game.time_control, record)
-    run.sandboxed = sandboxed
+    run.sandboxed, run.line_buffered = sandboxed, line_buffered
     watchdog = GameWatchdog(on_fire=run.close_bots)
     try:
         run.play(memory_mb, on_turn, watchdog, watchdog_s)
@@ -177,6 +179,7 @@ class _Game:
         self.records: list[TurnRecord] = []
         self.bots: list[BotProcess] = []
         self.sandboxed = False
+        self.line_buffered = True
         self.referee_error: str | None = None
         self.error_reason = ""
         self.started_at = time.perf_counter()
@@ -189,7 +192,8 @@ class _Game:
         for spec in self.players:
             self.bots.append(BotProcess(list(spec.argv), name=spec.name, env=spec.env,
                                         memory_mb=memory_mb, stderr_tail_bytes=REPLAY_STDERR_CHARS,
-                                        sandboxed=self.sandboxed))
+                                        sandboxed=self.sandboxed,
+                                        line_buffered=self.line_buffered))
         while not state.is_over():
             self.turn = state.turn
             seats = state.acting_seats()

@@ -44,6 +44,7 @@ from referee import cgroup, guardian
 from referee.api import Fault
 from referee.bot_stderr import StderrLog
 from referee.cpu_clock import CpuClock
+from referee.output_buffering import line_buffering_variables, unflushed_hint, waiting_for_input
 from referee.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
                                   reap, resident_bytes, set_not_dumpable, signal_group,
                                   start_ticks)
@@ -118,7 +119,7 @@ class BotProcess:
     def __init__(self, argv: list[str], *, name: str = "", cwd: str | None = None,
                  env: dict[str, str] | None = None, memory_mb: int | None = DEFAULT_MEMORY_MB,
                  max_line_chars: int = MAX_LINE_CHARS, stderr_tail_bytes: int = STDERR_TAIL_BYTES,
-                 sandboxed: bool = False):
+                 sandboxed: bool = False, line_buffered: bool = True):
         _process_setup()
         self.argv = [str(word) for word in argv]
         self.name = name or " ".join(self.argv)
@@ -133,6 +134,9 @@ class BotProcess:
         self.marker = f"{os.getpid()}.{next(_serial)}"
         environment = dict(os.environ if env is None else env)
         environment[MARKER_VARIABLE] = self.marker
+        self.line_buffered = line_buffered          # stdout as CodinGame runs bots: see output_buffering
+        if line_buffered:
+            environment.update(line_buffering_variables(environment))
         started = start_bot(self.argv, self.name, cwd, environment, sandboxed)
         self._proc, self._own_folder = started.process, started.own_folder
         self.pid = self._proc.pid               # bwrap's, for a sandboxed bot
@@ -386,6 +390,8 @@ class BotProcess:
             if cpu_ms < timeout_s * 500 and self._cpu.runnable():
                 detail += ", and was waiting for a CPU at the deadline: the machine is overloaded"
             detail += ")"
+            if cpu_ms < timeout_s * 100 and not self._buffer and waiting_for_input(self.bot_pid):
+                detail += unflushed_hint(self.line_buffered)
         if self._buffer:
             detail += f"; partial line {bytes(self._buffer[:40]).decode('utf-8', 'replace')!r}"
         return detail

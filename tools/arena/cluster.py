@@ -49,10 +49,12 @@ class ArenaSpec:
     bots: tuple[tuple[str, str], ...]           # (name, command as typed)
     workdir: str | None
     sandboxed: bool = False
+    line_buffered: bool = True
 
     def cache_key(self) -> str:
         return json.dumps([self.game, self.options, dataclasses.asdict(self.time_control),
-                           self.memory_mb, self.bots, self.workdir, self.sandboxed],
+                           self.memory_mb, self.bots, self.workdir, self.sandboxed,
+                           self.line_buffered],
                           sort_keys=True, default=str)
 
 
@@ -84,7 +86,7 @@ def _worker_arena(spec: ArenaSpec) -> Arena:
                                                  name=name)
                        for name, text in spec.bots}
             _arenas[key] = Arena(game, spec.options, spec.time_control, spec.memory_mb, players,
-                                 sandboxed=spec.sandboxed)
+                                 sandboxed=spec.sandboxed, line_buffered=spec.line_buffered)
         return _arenas[key]
 
 
@@ -176,7 +178,7 @@ class DaskExecutor:
     def open(cls, arena: Arena, address: str, bot_texts: dict[str, str],
              workdir: str | None) -> "DaskExecutor":
         spec = ArenaSpec(arena.game.name, arena.options, arena.time_control, arena.memory_mb,
-                         tuple(bot_texts.items()), workdir, arena.sandboxed)
+                         tuple(bot_texts.items()), workdir, arena.sandboxed, arena.line_buffered)
         client, cluster = _connect(address)
         executor = cls(client, cluster, spec)
         try:

@@ -62,7 +62,8 @@ class Tournament:
                        name=name)
                    for name, text in self.bot_texts.items()}
         self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players,
-                           sandboxed=bool(getattr(args, "sandbox", False)))
+                           sandboxed=bool(getattr(args, "sandbox", False)),
+                           line_buffered=not getattr(args, "no_line_buffering", False))
         self._executor: GameExecutor | None = None
         self.quiet = bool(args.quiet or args.json)
         self.command = args.command

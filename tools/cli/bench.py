@@ -11,6 +11,8 @@ BENCHMARKS = {
     "escape": ("tools.bench.escape", "bot processes left after a game ends, SIGKILL, SIGHUP, "
                                      "SIGINT (escapes, a spinning bot)"),
     "spawn": ("tools.bench.spawn", "a bot's fixed cost per game: spawn paths, cgroup, --sandbox"),
+    "buffering": ("tools.bench.buffering", "what line-buffered bot stdout (the default) costs per "
+                                           "turn and per start, Python and C"),
     "xmas_rush": ("tools.bench.xmas_rush", "xmas_rush rules: pushes, reachability, random games"),
     "xmas_search": ("tools.bench.xmas_search", "xmas_rush DUCT / pmc / hybrid iterations per 50 ms"),
     "search": ("tools.bench.search", "the search library on tictactoe and the mazes"),

@@ -23,6 +23,10 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--sandbox", action="store_true",
                         help="run each bot under bubblewrap (bwrap): its own PID namespace, no "
                         "network, a read-only filesystem but its own folder (docs/sandbox.md)")
+    parser.add_argument("--no-line-buffering", action="store_true",
+                        help="start bots as they are: by default their stdout is line-buffered "
+                        "(PYTHONUNBUFFERED=1, stdbuf -oL's libstdbuf for C stdio), as on "
+                        "CodinGame, so bots that never flush still answer")
 
 
 def check_output_file(text: str, option: str) -> None:

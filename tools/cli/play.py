@@ -51,7 +51,7 @@ def run(args) -> int:
     try:
         result = play_match(game, players, seed=seed, options=options, time_control=clock,
                             memory_mb=args.memory_mb or None, record=bool(args.replay),
-                            sandboxed=args.sandbox,
+                            sandboxed=args.sandbox, line_buffered=not args.no_line_buffering,
                             on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:
