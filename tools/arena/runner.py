@@ -80,6 +80,7 @@ class Arena:
     players: dict[str, PlayerSpec]
     sandboxed: bool = False               # each bot under bubblewrap (--sandbox)
     line_buffered: bool = True            # each bot's stdout line-buffered (--no-line-buffering)
+    record: bool = False                  # keep each game's turns (for its replay file)
 
     def seat_players(self, job: GameJob) -> list[PlayerSpec]:
         """The bots of ``job`` in seat order, built-in ones seeded from the game seed and seat."""
@@ -91,7 +92,7 @@ class Arena:
     def play(self, job: GameJob, on_turn: Callable[[int], None] | None = None) -> MatchResult:
         return play_match(self.game, self.seat_players(job), seed=job.seed,
                           options=self.options, time_control=self.time_control,
-                          memory_mb=self.memory_mb, record=False, sandboxed=self.sandboxed,
+                          memory_mb=self.memory_mb, record=self.record, sandboxed=self.sandboxed,
                           line_buffered=self.line_buffered, on_turn=on_turn)
 
 

@@ -5,10 +5,15 @@ from __future__ import annotations
 import argparse
 import contextlib
 import dataclasses
+import os
 import random
+import re
+from pathlib import Path
 from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
+from referee.match import MatchResult
+from referee.replay import to_replay, write_replay
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
@@ -36,6 +41,27 @@ def distinct_names(bot_texts: Sequence[str]) -> tuple[str, ...]:
     return tuple(names)
 
 
+def replay_name(job: GameJob) -> str:
+    """``pair00012-greedy-vs-random_--seed_3.json``: the pair id, then the bots in seat order."""
+    names = [re.sub(r"[^A-Za-z0-9.=+-]+", "_", name).strip("_")[:60] for name in job.seats]
+    return f"pair{job.pair:05d}-{'-vs-'.join(names)}.json"
+
+
+def _replays_folder(text: str | None) -> Path | None:
+    """The --replays folder, created and checked writable before any game is played."""
+    if text is None:
+        return None
+    folder = Path(text)
+    probe = folder / f".botarena-{os.getpid()}.check"
+    try:
+        folder.mkdir(parents=True, exist_ok=True)
+        probe.open("w").close()
+        probe.unlink()
+    except OSError as error:
+        raise UsageError(f"--replays {text!r} cannot be written: {error.strerror}") from None
+    return folder
+
+
 class Tournament:
     """Bots of one game, a results file and a base seed: plays jobs and feeds finished games."""
 
@@ -61,9 +87,11 @@ class Tournament:
                                    workdir=self.workdir),
                        name=name)
                    for name, text in self.bot_texts.items()}
+        self.replays = _replays_folder(getattr(args, "replays", None))
         self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players,
                            sandboxed=bool(getattr(args, "sandbox", False)),
-                           line_buffered=not getattr(args, "no_line_buffering", False))
+                           line_buffered=not getattr(args, "no_line_buffering", False),
+                           record=self.replays is not None)
         self._executor: GameExecutor | None = None
         self.quiet = bool(args.quiet or args.json)
         self.command = args.command
@@ -101,6 +129,8 @@ class Tournament:
                                  quiet=self.quiet)
         def on_result(job: GameJob, result) -> bool:
             record = to_record(result, job, self.identity, self.arena.commands(job))
+            if self.replays is not None:
+                record["replay"] = self._keep_replay(job, result)
             if self.results is not None:
                 self.results.append(record)
             self.finished += 1
@@ -135,6 +165,14 @@ class Tournament:
         finally:
             self._executor = None
             executor.close()
+
+    def _keep_replay(self, job: GameJob, result: MatchResult) -> str:
+        """Write the game's replay into the --replays folder; its path as the results line
+        gives it (relative to the results file's folder, where ``view FILE.jsonl:LINE`` looks)."""
+        path = self.replays / replay_name(job)
+        write_replay(path, to_replay(result, self.arena.seat_players(job), self.clock))
+        base = self.results.path.parent if self.results is not None else Path.cwd()
+        return os.path.relpath(path, base)
 
     def status_lines(self, outcome: RunOutcome) -> list[str]:
         """Seed, results file and, after an interruption, how to resume."""

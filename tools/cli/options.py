@@ -68,6 +68,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
                         "id (default: random, or the one in the --out file)")
     parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
                         "the same command again to resume")
+    parser.add_argument("--replays", metavar="DIR", help="keep each game's replay in DIR, named by "
+                        "pair and seats; its results line names it (botarena view FILE.jsonl:LINE)")
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_game_arguments(parser)

@@ -5,6 +5,7 @@ import dataclasses
 import json
 import random
 import sys
+from pathlib import Path
 
 from referee.api import UsageError
 from referee.match import MatchResult, play_match
@@ -26,6 +27,8 @@ def register(commands) -> None:
     parser.add_argument("--psyleague", action="store_true",
                         help="print psyleague's play_game object (ranks, errors, player_data)")
     parser.add_argument("--replay", metavar="FILE", help="write the replay JSON here")
+    parser.add_argument("--view", metavar="FILE.html",
+                        help="write the game as an HTML page here (see: botarena view)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     parser.set_defaults(func=run)
 
@@ -39,6 +42,8 @@ def run(args) -> int:
     players = [resolve_bot(game.name, text) for text in args.bots]
     if args.replay is not None:
         check_output_file(args.replay, "--replay")
+    if args.view:
+        check_output_file(args.view, "--view")
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     # built-in bots without --seed get one from the game seed and their seat (same seed,
     # same game); their name becomes the command that plays it again
@@ -50,14 +55,19 @@ def run(args) -> int:
         progress = tqdm(desc=f"{game.name} seed {seed}", unit="turn", leave=False, file=sys.stderr)
     try:
         result = play_match(game, players, seed=seed, options=options, time_control=clock,
-                            memory_mb=args.memory_mb or None, record=bool(args.replay),
+                            memory_mb=args.memory_mb or None, record=bool(args.replay or args.view),
                             sandboxed=args.sandbox, line_buffered=not args.no_line_buffering,
                             on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:
             progress.close()
+    replay = to_replay(result, players, clock) if args.replay or args.view else None
     if args.replay:
-        write_replay(args.replay, to_replay(result, players, clock))
+        write_replay(args.replay, replay)
+    if args.view:
+        from tools.view.frames import page_data
+        from tools.view.page import write_page
+        write_page(args.view, [page_data(replay, Path(args.replay or args.view).name)])
     if args.psyleague:
         print(json.dumps(to_psyleague(result)))
     elif args.json:
@@ -66,6 +76,8 @@ def run(args) -> int:
         print(summary_text(result))
         if args.replay:
             print(f"replay: {args.replay}  (re-run: botarena replay {args.replay} --run)")
+        if args.view:
+            print(f"page: {args.view}  (open it in a browser)")
     if result.referee_error is not None:
         print(f"botarena: {result.reason}\n{result.referee_error}", file=sys.stderr)
         return 1

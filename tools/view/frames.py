@@ -1,0 +1,193 @@
+"""A replay -> the data of its viewer page: one step per turn, each with the frame the game's own
+rules compute (``referee/games/<game>/frame.py``), the seats' answers, latencies against their
+budgets, [PDATA] figures and stderr, and the faults.
+
+Replay files are untrusted: their shape is checked here (a UsageError quoting what is wrong),
+nothing in them is run, and a replay the rules do not reproduce (another version of the game)
+is shown without a board from the first turn where they disagree, with a note saying why.
+"""
+from __future__ import annotations
+
+import importlib
+from types import ModuleType
+from typing import Any
+
+from referee.api import Game, InvalidAction, TimeControl, UsageError
+from referee.bot_stderr import StderrLog
+from referee.games import load_game
+
+
+def page_data(replay: dict, source: str) -> dict:
+    """The JSON the viewer page embeds for one replay (already read by ``read_replay``)."""
+    _check_shape(replay, source)
+    game = load_game(replay["game"])
+    options = _options(game, replay, source)
+    clock = _time_control(replay, source)
+    players = replay["players"]
+    low, high = game.seats
+    if not low <= len(players) <= high:
+        raise UsageError(f"replay {source!r} has {len(players)} players; {game.name} takes "
+                         f"{low if low == high else f'{low} to {high}'}")
+    drawing = _frame_module(game.name)
+    steps, problem = _steps(game, drawing, replay, options, clock)
+    if drawing is None:
+        problem = f"this botarena has no drawing for {game.name}: answers only"
+    return {"source": source, "game": game.name, "seed": replay["seed"], "options": options,
+            "drawing": getattr(drawing, "DRAWING", None), "time_control": replay["time_control"],
+            "players": [{"bot": str(player.get("bot", "?"))} for player in players],
+            "result": replay["result"], "steps": steps, "problem": problem}
+
+
+def _check_shape(replay: dict, source: str) -> None:
+    def bad(what: str) -> UsageError:
+        return UsageError(f"replay {source!r} is malformed: {what}")
+    for key, kind in (("game", str), ("seed", int), ("options", dict), ("time_control", dict),
+                      ("players", list), ("result", dict), ("turns", list)):
+        if not isinstance(replay.get(key), kind) or isinstance(replay.get(key), bool):
+            raise bad(f"{key!r} is missing or not a {kind.__name__}")
+    if not all(isinstance(player, dict) for player in replay["players"]):
+        raise bad("a player is not an object")
+    for index, turn in enumerate(replay["turns"]):
+        if not isinstance(turn, dict) or not isinstance(turn.get("seats"), list) \
+                or not isinstance(turn.get("turn"), int):
+            raise bad(f"turn record {index} has no 'turn' number or 'seats' list")
+        for seat_turn in turn["seats"]:
+            if not isinstance(seat_turn, dict) or not isinstance(seat_turn.get("seat"), int) \
+                    or not isinstance(seat_turn.get("input"), list) \
+                    or not isinstance(seat_turn.get("output"), (str, type(None))) \
+                    or not isinstance(seat_turn.get("stderr", ""), str) \
+                    or not isinstance(seat_turn.get("latency_ms"), (int, float, type(None))):
+                raise bad(f"turn {turn['turn']} has a seat record without seat, input, output, "
+                          "latency_ms or stderr of the right type")
+            if not 0 <= seat_turn["seat"] < len(replay["players"]):
+                raise bad(f"turn {turn['turn']} names seat {seat_turn['seat']}")
+
+
+def _options(game: Game, replay: dict, source: str) -> dict:
+    try:
+        return game.parse_options({key: str(value) for key, value in replay["options"].items()})
+    except UsageError as error:
+        raise UsageError(f"replay {source!r}: {error}") from None
+
+
+def _time_control(replay: dict, source: str) -> TimeControl:
+    try:
+        clock = TimeControl(**replay["time_control"])
+        clock.budget_ms(1) + clock.budget_ms(0) + clock.grace_ms
+        return clock
+    except TypeError:
+        raise UsageError(f"replay {source!r} is malformed: time_control "
+                         f"{replay['time_control']!r}") from None
+
+
+def _frame_module(name: str) -> ModuleType | None:
+    try:
+        return importlib.import_module(f"referee.games.{name}.frame")
+    except ModuleNotFoundError as error:
+        if error.name != f"referee.games.{name}.frame":
+            raise
+        return None
+
+
+def _steps(game: Game, drawing: ModuleType | None, replay: dict, options: dict,
+           clock: TimeControl) -> tuple[list[dict], str | None]:
+    """Step 0 is the start; step k shows the position after turn record k-1, with its answers."""
+    state = game.new_state(replay["seed"], options, len(replay["players"]))
+    steps = [{"turn": None, "frame": drawing.frame(state) if drawing else None, "seats": []}]
+    faults = _faults(replay["result"])
+    answered: dict[int, int] = {}
+    problem = None
+    for record in replay["turns"]:
+        seats = [_seat_view(seat_turn, clock, answered) for seat_turn in record["seats"]]
+        step = {"turn": record["turn"], "seats": seats, "frame": None,
+                "faults": [fault for fault in faults if fault["turn"] == record["turn"]]}
+        steps.append(step)
+        if problem is None:
+            problem = _advance(game, drawing, state, record, step, answered)
+            if problem is None:
+                state = step.pop("state")
+        for seat_turn in record["seats"]:
+            answered[seat_turn["seat"]] = answered.get(seat_turn["seat"], 0) + 1
+    return steps, problem
+
+
+def _advance(game: Game, drawing: ModuleType | None, state, record: dict, step: dict,
+             answered: dict[int, int]) -> str | None:
+    """Play one turn record through the rules into ``step`` (its frame, and the new state under
+    "state"); the reason when the rules do not reproduce the record."""
+    turn = record["turn"]
+    if state.is_over() or turn != state.turn:
+        return (f"turn {turn}: this botarena's {game.name} rules are at turn {state.turn}"
+                f"{' (game over)' if state.is_over() else ''}: a replay of another version of "
+                "the game? The board is not drawn from here on")
+    if [seat_turn["seat"] for seat_turn in record["seats"]] != \
+            list(state.acting_seats())[:len(record["seats"])]:
+        return f"turn {turn}: not the seats this botarena's rules ask; the board is not drawn from here on"
+    actions: dict[int, Any] = {}
+    for seat_turn in record["seats"]:
+        seat = seat_turn["seat"]
+        expected = game.turn_lines(state, seat)
+        if answered.get(seat, 0) == 0:
+            expected = game.init_lines(state, seat) + expected
+        if expected != seat_turn["input"]:
+            return (f"turn {turn}: seat {seat}'s recorded input is not what this botarena's "
+                    f"{game.name} rules send (a replay of another version of the game?); "
+                    "the board is not drawn from here on")
+        if seat_turn["output"] is None:
+            continue
+        try:
+            actions[seat] = game.parse_action(state, seat, seat_turn["output"])
+        except InvalidAction:
+            pass                                      # the bad_output fault of this turn
+    after = state
+    if len(actions) == len(state.acting_seats()):
+        after = state.clone()
+        after.apply([actions[seat] for seat in state.acting_seats()])
+    step["state"] = after
+    if drawing is not None:
+        step["frame"] = drawing.frame(after, state, actions)
+    return None
+
+
+def _seat_view(seat_turn: dict, clock: TimeControl, answered: dict[int, int]) -> dict:
+    seat = seat_turn["seat"]
+    stderr = seat_turn.get("stderr", "")
+    return {"seat": seat, "input": [str(line) for line in seat_turn["input"]],
+            "output": seat_turn["output"], "latency_ms": seat_turn["latency_ms"],
+            "cpu_ms": seat_turn.get("cpu_ms"), "budget_ms": clock.budget_ms(answered.get(seat, 0)),
+            "stderr": stderr, "pdata": turn_pdata(stderr)}
+
+
+def turn_pdata(stderr: str) -> dict[str, Any]:
+    """The ``[PDATA] key = value`` figures of one turn's stderr, parsed as the harness does;
+    numbers as numbers (the chart draws them), other values as text."""
+    log = StderrLog(cap=1)
+    log.absorb(stderr.encode("utf-8", "replace") + b"\n")
+    values: dict[str, Any] = {}
+    for key, text in log.pdata.items():
+        try:
+            number = float(text)
+            values[key] = number if number == number and abs(number) != float("inf") else text
+        except ValueError:
+            values[key] = text
+    return values
+
+
+def _faults(result: dict) -> list[dict]:
+    faults = []
+    for seat, player in enumerate(result.get("players") or []):
+        fault = player.get("fault") if isinstance(player, dict) else None
+        if isinstance(fault, dict) and isinstance(fault.get("turn"), int):
+            faults.append({"seat": seat, "turn": fault["turn"], "kind": str(fault.get("kind")),
+                           "detail": str(fault.get("detail", ""))})
+    return faults
+
+
+def first_difference(left: dict, right: dict) -> int | None:
+    """The first step where two games' answers differ (or one has ended), None if identical."""
+    for index, (one, two) in enumerate(zip(left["steps"], right["steps"])):
+        if [seat["output"] for seat in one["seats"]] != [seat["output"] for seat in two["seats"]]:
+            return index
+    if len(left["steps"]) != len(right["steps"]):
+        return min(len(left["steps"]), len(right["steps"]))
+    return None

@@ -1,0 +1,87 @@
+/* Xmas Rush: 7x7 tiles with their paths, items in their owner's colour (a gold ring: a revealed
+   quest), the players, this turn's push arrows or walked paths; beside it each player's hand tile,
+   quests, deck and score. */
+(function () {
+  var T = 60, M = 34, SHORT = {ARROW: "AR", BOOK: "BK", CANE: "CN", CANDY: "CD", DIAMOND: "DI", FISH: "FI",
+    MASK: "MK", KEY: "KY", POTION: "PO", SCROLL: "SC", SHIELD: "SH", SWORD: "SW"};
+  var ITEM_FILL = ["#f7c5cb", "#c5d8f7"];
+
+  function tile(svg, root, x, y, size, mask, cell) {
+    var group = svg(root, "g", {"class": "tile", "data-cell": cell, "data-tile": mask});
+    var w = size * 0.3, c = size / 2;
+    svg(group, "rect", {x: x, y: y, width: size, height: size, fill: "#5f8a4e", stroke: "#3d5e31"});
+    svg(group, "rect", {x: x + c - w / 2, y: y + c - w / 2, width: w, height: w, fill: "#efe6d0"});
+    if (mask & 1) svg(group, "rect", {x: x + c - w / 2, y: y, width: w, height: c, fill: "#efe6d0"});
+    if (mask & 2) svg(group, "rect", {x: x + c, y: y + c - w / 2, width: c, height: w, fill: "#efe6d0"});
+    if (mask & 4) svg(group, "rect", {x: x + c - w / 2, y: y + c, width: w, height: c, fill: "#efe6d0"});
+    if (mask & 8) svg(group, "rect", {x: x, y: y + c - w / 2, width: c, height: w, fill: "#efe6d0"});
+  }
+
+  function item(svg, root, cx, cy, name, owner, quest, view) {
+    var group = svg(root, "g", {"class": "item", "data-item": name, "data-owner": owner, "data-quest": quest ? 1 : 0});
+    svg(group, "circle", {cx: cx, cy: cy, r: 12, fill: ITEM_FILL[owner], stroke: quest ? "#e6a800" : view.colors[owner],
+                          "stroke-width": quest ? 4 : 2});
+    svg(group, "text", {x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
+                        fill: "#222"}, SHORT[name] || name.slice(0, 2));
+  }
+
+  function centre(cell) { return [M + (cell % 7) * T + T / 2, M + Math.floor(cell / 7) * T + T / 2]; }
+
+  function arrow(svg, root, push, seat, view) {
+    var line = push[0], dir = push[1], off = seat ? 7 : -7, a = M / 2, p, rot;
+    if (dir === "DOWN") { p = [M + line * T + T / 2 + off, a]; rot = 180; }
+    else if (dir === "UP") { p = [M + line * T + T / 2 + off, 2 * M + 7 * T - a]; rot = 0; }
+    else if (dir === "RIGHT") { p = [a, M + line * T + T / 2 + off]; rot = 90; }
+    else { p = [2 * M + 7 * T - a, M + line * T + T / 2 + off]; rot = 270; }
+    svg(root, "path", {d: "M0 -12 L10 8 L-10 8 Z", fill: view.colors[seat], stroke: "#000",
+                       transform: "translate(" + p[0] + " " + p[1] + ") rotate(" + rot + ")",
+                       "class": "push", "data-seat": seat, "data-push": line + " " + dir});
+  }
+
+  function sidebar(svg, root, frame, view, quests) {
+    var x0 = 2 * M + 7 * T + 14;
+    frame.players.forEach(function (player, seat) {
+      var y0 = 20 + seat * 240;
+      svg(root, "text", {x: x0, y: y0, "font-size": 15, "font-weight": 700, fill: view.colors[seat]},
+          "seat " + seat + ": " + view.players[seat].bot);
+      svg(root, "text", {x: x0, y: y0 + 20, "font-size": 13, "class": "score", "data-seat": seat},
+          "quests done " + player.score + " \u00b7 deck " + player.deck);
+      svg(root, "text", {x: x0, y: y0 + 42, "font-size": 12, fill: "#555"}, "hand tile");
+      tile(svg, root, x0, y0 + 50, T, player.hand, "hand-" + seat);
+      frame.items.forEach(function (it) {
+        if (it[0] === -1 - seat) item(svg, root, x0 + T / 2, y0 + 50 + T / 2, it[1], it[2], quests[it[2]][it[1]], view);
+      });
+      svg(root, "text", {x: x0, y: y0 + 132, "font-size": 12, fill: "#555"}, "quests");
+      player.quests.forEach(function (name, i) {
+        item(svg, root, x0 + 14 + i * 30, y0 + 152, name, seat, true, view);
+      });
+    });
+  }
+
+  BotArena.drawers.xmas_rush = function (root, frame, view) {
+    var svg = view.svg, quests = [{}, {}];
+    root.setAttribute("viewBox", "0 0 " + (2 * M + 7 * T + 190) + " " + (2 * M + 7 * T));
+    frame.players.forEach(function (p, seat) { p.quests.forEach(function (n) { quests[seat][n] = true; }); });
+    for (var cell = 0; cell < 49; cell++) tile(svg, root, M + (cell % 7) * T, M + Math.floor(cell / 7) * T, T, frame.tiles[cell], cell);
+    frame.items.forEach(function (it) {
+      if (it[0] >= 0) { var c = centre(it[0]); item(svg, root, c[0], c[1], it[1], it[2], quests[it[2]][it[1]], view); }
+    });
+    var marks = frame.marks || {};
+    Object.keys(marks).forEach(function (seat) {
+      var mark = marks[seat];
+      if (mark.push) arrow(svg, root, mark.push, Number(seat), view);
+      if (mark.path && mark.path.length > 1) {
+        var off = Number(seat) ? 5 : -5;
+        svg(root, "polyline", {points: mark.path.map(function (c) { var p = centre(c); return (p[0] + off) + "," + (p[1] + off); }).join(" "),
+                               fill: "none", stroke: view.colors[seat], "stroke-width": 4, opacity: 0.8,
+                               "stroke-linejoin": "round", "class": "path", "data-seat": seat, "data-cells": mark.path.join(" ")});
+      }
+    });
+    frame.players.forEach(function (player, seat) {
+      var c = centre(player.cell);
+      svg(root, "circle", {cx: c[0] + (seat ? 14 : -14), cy: c[1] + 14, r: 10, fill: view.colors[seat], stroke: "#fff",
+                           "stroke-width": 2, "class": "player", "data-seat": seat, "data-cell": player.cell});
+    });
+    sidebar(svg, root, frame, view, quests);
+  };
+})();

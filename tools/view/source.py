@@ -1,0 +1,46 @@
+"""Where a replay to view comes from: a replay file, or a results line (``FILE.jsonl:LINE``) of a
+run played with ``--replays DIR``, whose ``replay`` field names that game's replay file."""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from referee.api import UsageError
+from referee.replay import read_replay
+
+_RESULTS_LINE = re.compile(r"(?P<file>.+):(?P<line>\d+)")
+
+
+def load_replay(text: str) -> tuple[dict, Path]:
+    """The replay named by ``text`` and the path of its file; UsageError saying what is wrong."""
+    match = _RESULTS_LINE.fullmatch(text)
+    if match and not Path(text).exists():
+        path = replay_of_results_line(Path(match["file"]), int(match["line"]))
+    else:
+        path = Path(text)
+    if path.is_dir():
+        raise UsageError(f"{str(path)!r} is a directory, not a replay file")
+    return read_replay(path), path
+
+
+def replay_of_results_line(results: Path, number: int) -> Path:
+    """The replay file kept for the game on line ``number`` (1-based) of a results file."""
+    try:
+        with results.open("rb") as handle:
+            for index, raw in enumerate(handle, 1):
+                if index == number:
+                    break
+            else:
+                raise UsageError(f"results file {str(results)!r} has no line {number}")
+    except OSError as error:
+        raise UsageError(f"cannot read results file {str(results)!r}: {error.strerror}") from None
+    try:
+        record = json.loads(raw)
+    except (ValueError, UnicodeDecodeError):
+        raise UsageError(f"{results}:{number} is not a botarena results line") from None
+    replay = record.get("replay") if isinstance(record, dict) else None
+    if not isinstance(replay, str):
+        raise UsageError(f"{results}:{number} has no replay: play the run with --replays DIR "
+                         "to keep one per game")
+    return results.parent / replay
