@@ -23,6 +23,8 @@ BENCHMARKS = {
                                          "with mutmut (slow); prints the survivors"),
     "cluster": ("tools.bench.cluster", "games/s on --cluster local:W against --jobs W (instant "
                                        "and ~1 s tictactoe games), latency the scheduler adds"),
+    "view": ("tools.bench.view", "replay viewer: a 150-turn xmas_rush page's size, open and step "
+                                 "times in headless Chromium"),
     "throughput": ("tools.bench.throughput", "xmas_rush games/s of instant bots against the bound "
                                              "of start-ups and pipe round trips; referee CPU per answer"),
 }

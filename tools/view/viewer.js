@@ -198,6 +198,13 @@ var BotArena = (function () {
     this.speed.value = "500";
     this.speed.addEventListener("change", function () { if (self.timer) { self.toggle(); self.toggle(); } });
     this.label = el(bar, "span", {id: "turn-label"});
+    if (data.diff_step !== null && data.diff_step !== undefined) {
+      var at = views[0].game.steps[Math.min(data.diff_step, views[0].game.steps.length - 1)];
+      el(bar, "button", {id: "diff", title: "go to the first difference"},
+         "first difference: turn " + at.turn).addEventListener("click", function () { self.go(data.diff_step); });
+    } else if (views.length === 2) {
+      el(bar, "span", {id: "diff"}, "same answers throughout");
+    }
     document.addEventListener("keydown", function (event) { self.key(event); });
     views.forEach(function (view) {
       view.chart.plot.addEventListener("click", function (event) {

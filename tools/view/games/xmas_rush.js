@@ -6,19 +6,21 @@
     MASK: "MK", KEY: "KY", POTION: "PO", SCROLL: "SC", SHIELD: "SH", SWORD: "SW"};
   var ITEM_FILL = ["#f7c5cb", "#c5d8f7"];
 
-  function tile(svg, root, x, y, size, mask, cell) {
-    var group = svg(root, "g", {"class": "tile", "data-cell": cell, "data-tile": mask});
-    var w = size * 0.3, c = size / 2;
-    svg(group, "rect", {x: x, y: y, width: size, height: size, fill: "#5f8a4e", stroke: "#3d5e31"});
-    svg(group, "rect", {x: x + c - w / 2, y: y + c - w / 2, width: w, height: w, fill: "#efe6d0"});
-    if (mask & 1) svg(group, "rect", {x: x + c - w / 2, y: y, width: w, height: c, fill: "#efe6d0"});
-    if (mask & 2) svg(group, "rect", {x: x + c, y: y + c - w / 2, width: c, height: w, fill: "#efe6d0"});
-    if (mask & 4) svg(group, "rect", {x: x + c - w / 2, y: y + c, width: w, height: c, fill: "#efe6d0"});
-    if (mask & 8) svg(group, "rect", {x: x, y: y + c - w / 2, width: c, height: w, fill: "#efe6d0"});
+  function box(x, y, w, h) { return "M" + x + " " + y + "h" + w + "v" + h + "h" + (-w) + "Z"; }
+
+  /* One path per tile for its roads (few elements: stepping redraws the whole board). */
+  function tile(svg, root, x, y, size, mask, cell, ground) {
+    var w = size * 0.3, c = size / 2, d = box(x + c - w / 2, y + c - w / 2, w, w);
+    if (mask & 1) d += box(x + c - w / 2, y, w, c);
+    if (mask & 2) d += box(x + c, y + c - w / 2, c, w);
+    if (mask & 4) d += box(x + c - w / 2, y + c, w, c);
+    if (mask & 8) d += box(x, y + c - w / 2, c, w);
+    if (ground) svg(root, "rect", {x: x, y: y, width: size, height: size, fill: "#5f8a4e", stroke: "#3d5e31"});
+    svg(root, "path", {d: d, fill: "#efe6d0", "class": "tile", "data-cell": cell, "data-tile": mask});
   }
 
-  function item(svg, root, cx, cy, name, owner, quest, view) {
-    var group = svg(root, "g", {"class": "item", "data-item": name, "data-owner": owner, "data-quest": quest ? 1 : 0});
+  function item(svg, root, cx, cy, name, owner, quest, view, kind) {
+    var group = svg(root, "g", {"class": kind || "item", "data-item": name, "data-owner": owner, "data-quest": quest ? 1 : 0});
     svg(group, "circle", {cx: cx, cy: cy, r: 12, fill: ITEM_FILL[owner], stroke: quest ? "#e6a800" : view.colors[owner],
                           "stroke-width": quest ? 4 : 2});
     svg(group, "text", {x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
@@ -47,13 +49,13 @@
       svg(root, "text", {x: x0, y: y0 + 20, "font-size": 13, "class": "score", "data-seat": seat},
           "quests done " + player.score + " \u00b7 deck " + player.deck);
       svg(root, "text", {x: x0, y: y0 + 42, "font-size": 12, fill: "#555"}, "hand tile");
-      tile(svg, root, x0, y0 + 50, T, player.hand, "hand-" + seat);
+      tile(svg, root, x0, y0 + 50, T, player.hand, "hand-" + seat, true);
       frame.items.forEach(function (it) {
         if (it[0] === -1 - seat) item(svg, root, x0 + T / 2, y0 + 50 + T / 2, it[1], it[2], quests[it[2]][it[1]], view);
       });
       svg(root, "text", {x: x0, y: y0 + 132, "font-size": 12, fill: "#555"}, "quests");
       player.quests.forEach(function (name, i) {
-        item(svg, root, x0 + 14 + i * 30, y0 + 152, name, seat, true, view);
+        item(svg, root, x0 + 14 + i * 30, y0 + 152, name, seat, true, view, "quest");
       });
     });
   }
@@ -62,6 +64,10 @@
     var svg = view.svg, quests = [{}, {}];
     root.setAttribute("viewBox", "0 0 " + (2 * M + 7 * T + 190) + " " + (2 * M + 7 * T));
     frame.players.forEach(function (p, seat) { p.quests.forEach(function (n) { quests[seat][n] = true; }); });
+    svg(root, "rect", {x: M, y: M, width: 7 * T, height: 7 * T, fill: "#5f8a4e"});
+    var grid = "";
+    for (var line = 0; line <= 7; line++) grid += "M" + M + " " + (M + line * T) + "h" + 7 * T + "M" + (M + line * T) + " " + M + "v" + 7 * T;
+    svg(root, "path", {d: grid, stroke: "#3d5e31", fill: "none"});
     for (var cell = 0; cell < 49; cell++) tile(svg, root, M + (cell % 7) * T, M + Math.floor(cell / 7) * T, T, frame.tiles[cell], cell);
     frame.items.forEach(function (it) {
       if (it[0] >= 0) { var c = centre(it[0]); item(svg, root, c[0], c[1], it[1], it[2], quests[it[2]][it[1]], view); }
