@@ -32,3 +32,15 @@ def pytest_collection_modifyitems(config, items):
     for item in items:
         if "slow" in item.keywords:
             item.add_marker(skip)
+
+
+def pytest_terminal_summary(terminalreporter):
+    """One line per optional part whose tests were skipped (a browser, bwrap, Dask...), so a
+    skip is named, never silent: tests skip with a reason starting "optional: "."""
+    reasons = set()
+    for report in terminalreporter.stats.get("skipped", []):
+        reason = report.longrepr[2] if isinstance(report.longrepr, tuple) else ""
+        if reason.startswith("Skipped: optional: "):
+            reasons.add(reason[len("Skipped: optional: "):])
+    for reason in sorted(reasons):
+        terminalreporter.write_line(f"skipped: {reason}")

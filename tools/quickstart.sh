@@ -7,9 +7,10 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     echo "botarena needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
     exit 2
 fi
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, distributed, referee' 2>/dev/null; then
+# view-test: Playwright, which drives the system's chromium in the replay viewer's browser tests
+if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, distributed, playwright, referee' 2>/dev/null; then
     "$python" -m venv .venv
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,cluster]'
+    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,cluster,view-test]'
 fi
 case "${1:-}" in
     demo)

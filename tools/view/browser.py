@@ -15,8 +15,10 @@ FLAGS = ("--headless", "--no-sandbox", "--disable-gpu", "--disable-quic", "--no-
 
 def chromium_path() -> str | None:
     """The browser to drive: $BOTARENA_CHROMIUM, else Debian's chromium on the PATH."""
-    return os.environ.get("BOTARENA_CHROMIUM") or shutil.which("chromium") \
-        or shutil.which("chromium-browser")
+    chosen = os.environ.get("BOTARENA_CHROMIUM")
+    if chosen is not None:
+        return shutil.which(chosen)
+    return shutil.which("chromium") or shutil.which("chromium-browser")
 
 
 def missing() -> str | None:
