@@ -112,29 +112,46 @@ def test_a_replay_the_rules_do_not_reproduce_is_not_drawn_from_there(tmp_path):
     render_page([data])
 
 
-def _broken(tmp_path: Path, name: str, text: str) -> str:
-    path = tmp_path / name
-    path.write_text(text)
+def _tampered(tmp_path: Path, game: str, change) -> str:
+    """A real replay of ``game`` with ``change(replay)`` applied, written beside it."""
+    replay = read_replay(play(tmp_path, game, GAMES[game]))
+    change(replay)
+    path = tmp_path / "tampered.json"
+    path.write_text(json.dumps(replay))
     return str(path)
 
 
-@pytest.mark.parametrize("content, message", [
-    (None, "no replay file"),
-    ('{"format": "botarena-replay", "version": 1, "game": "tictac', "is not JSON"),
-    ('{"hello": "world"}', "is not a botarena replay"),
-    ('[1, 2]', "is not a botarena replay"),
-    ('{"format": "botarena-replay", "version": 1, "game": "chess", "seed": 1, "options": {}, '
-     '"time_control": {}, "players": [], "result": {}, "turns": []}', "unknown game 'chess'"),
-    ('{"format": "botarena-replay", "version": 1, "game": "tictactoe", "seed": 1, "options": {}, '
-     '"time_control": {}, "players": [{}, {}], "result": {}, "turns": [{"turn": 0, "seats": [7]}]}',
-     "malformed"),
-    ('{"format": "botarena-replay", "version": 1, "game": "number_maze", "seed": 1, "options": '
-     '{"height": "tall"}, "time_control": {}, "players": [{}], "result": {}, "turns": []}', "height"),
+def _set(path: tuple, value):
+    def change(replay):
+        target = replay
+        for key in path[:-1]:
+            target = target[key]
+        target[path[-1]] = value
+    return change
+
+
+@pytest.mark.parametrize("game, change, message", [
+    ("tictactoe", None, "no replay file"),
+    ("tictactoe", "truncate", "is not JSON"),
+    ("tictactoe", "foreign", "is not a botarena replay"),
+    ("tictactoe", _set(("game",), "chess"), "unknown game 'chess'"),
+    ("tictactoe", _set(("turns", 0, "seats", 0, "stderr"), 7), "stderr must be text"),
+    ("number_maze", _set(("options", "height"), "tall"), "option height='tall'"),
+    ("tictactoe", _set(("time_control", "turn_ms"), "fast"), "time_control"),
 ])
-def test_bad_input_is_one_line_exit_2_and_no_page(tmp_path, content, message):
-    target = tmp_path / "replay.json" if content is None else _broken(tmp_path, "replay.json", content)
+def test_bad_input_is_one_line_exit_2_and_no_page(tmp_path, game, change, message):
+    if change is None:
+        target = str(tmp_path / "replay.json")
+    elif change == "truncate":
+        target = str(play(tmp_path, game, GAMES[game]))
+        Path(target).write_text(Path(target).read_text()[:500])
+    elif change == "foreign":
+        target = str(tmp_path / "package.json")
+        Path(target).write_text('{"name": "left-pad", "version": "1.3.0"}')
+    else:
+        target = _tampered(tmp_path, game, change)
     out = tmp_path / "out.html"
-    done = run_cli("view", str(target), "-o", str(out))
+    done = run_cli("view", target, "-o", str(out))
     assert done.returncode == 2
     assert done.stderr.count("\n") == 1 and message in done.stderr and "Traceback" not in done.stderr
     assert not out.exists() and not list(tmp_path.glob("*.html"))

@@ -42,7 +42,7 @@ def run(args) -> int:
     players = [resolve_bot(game.name, text) for text in args.bots]
     if args.replay is not None:
         check_output_file(args.replay, "--replay")
-    if args.view:
+    if args.view is not None:
         check_output_file(args.view, "--view")
     seed = args.seed if args.seed is not None else random.randrange(2**31)
     # built-in bots without --seed get one from the game seed and their seat (same seed,
