@@ -80,3 +80,14 @@ def test_a_bot_printing_debug_on_stdout_is_told_which_line_was_the_answer(tmp_pa
     assert fault["detail"].startswith("answered more than one line: 'debug: thinking hard' was "
                                       "read as the answer, then came the extra line '0 0' in the "
                                       "same turn; print debug output to stderr")
+
+
+def test_jobs_above_the_core_count_are_used_with_a_warning():
+    from tools.arena.runner import usable_cores, worker_count
+    cores = usable_cores()
+    done = run_cli("match", "tictactoe", "random --seed 1", "random --seed 2", "-n", "2",
+                   "--jobs", str(cores + 2), "--quiet", *CALM)
+    assert done.returncode == 0, done.stderr
+    assert f"jobs {cores + 2}" in done.stdout                    # the status line: not capped
+    assert f"botarena: warning: --jobs {cores + 2} is more than the {cores} core(s)" in done.stderr
+    assert worker_count(None) == cores and worker_count(cores) == cores

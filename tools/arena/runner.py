@@ -38,17 +38,18 @@ def usable_cores() -> int:
 
 
 def worker_count(requested: int | None) -> int:
-    """--jobs, defaulting to the number of cores and capped there: one game keeps one core busy
-    (its bots answer in turn), and more games than cores would make bots time out at random."""
+    """--jobs, defaulting to the number of cores: one game keeps about one core busy (its bots
+    answer in turn). More is allowed, with a warning: bots that sleep or wait on a remote engine
+    leave the cores idle, but bots that compute would be starved of CPU and time out."""
     cores = usable_cores()
     if requested is None:
         return cores
     if requested < 1:
         raise UsageError(f"--jobs {requested}: must be at least 1")
     if requested > cores:
-        print(f"botarena: --jobs {requested} is more than the {cores} core(s) here; using {cores} "
-              "so that bots are not starved of CPU and time out", file=sys.stderr)
-        return cores
+        print(f"botarena: warning: --jobs {requested} is more than the {cores} core(s) here; "
+              "bots that compute may be starved of CPU and time out (fine for bots that sleep "
+              "or wait on a remote engine)", file=sys.stderr)
     return requested
 
 

@@ -25,6 +25,8 @@ BENCHMARKS = {
                                        "and ~1 s tictactoe games), latency the scheduler adds"),
     "view": ("tools.bench.view", "replay viewer: a 150-turn xmas_rush page's size, open and step "
                                  "times in headless Chromium"),
+    "jobs": ("tools.bench.jobs", "timeouts of busy 40-of-50 ms bots in simultaneous games with "
+                                 "--jobs = cores, and the load average"),
     "throughput": ("tools.bench.throughput", "xmas_rush games/s of instant bots against the bound "
                                              "of start-ups and pipe round trips; referee CPU per answer"),
 }
