@@ -91,3 +91,19 @@ def test_jobs_above_the_core_count_are_used_with_a_warning():
     assert f"jobs {cores + 2}" in done.stdout                    # the status line: not capped
     assert f"botarena: warning: --jobs {cores + 2} is more than the {cores} core(s)" in done.stderr
     assert worker_count(None) == cores and worker_count(cores) == cores
+
+
+def test_a_results_file_that_cannot_be_used_is_refused_before_the_first_game(tmp_path):
+    import os
+    (tmp_path / "blocker").write_text("a file, not a folder")
+    (tmp_path / "folder").mkdir()
+    every_game = {**os.environ, "BOTARENA_PROGRESS_SECONDS": "0"}
+    for out, complaint in (("blocker/games.jsonl", "Not a directory"),
+                           ("folder", "is a directory")):
+        done = run_cli("match", "tictactoe", "random", "random", "-n", "2", *CALM,
+                       "--out", str(tmp_path / out), env=every_game)
+        assert done.returncode == 2 and complaint in done.stderr, done.stderr
+        assert len(done.stderr.splitlines()) == 1            # no progress line: no game played
+    done = run_cli("match", "tictactoe", "random", "random", "-n", "2", *CALM, "--quiet",
+                   "--out", str(tmp_path / "new" / "games.jsonl"))
+    assert done.returncode == 0 and (tmp_path / "new" / "games.jsonl").exists()

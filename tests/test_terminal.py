@@ -59,6 +59,17 @@ def test_sweep_in_a_terminal():
     assert "* best: random --seed" in run.output
 
 
+def test_view_in_a_terminal(tmp_path):
+    replay, page = tmp_path / "game.json", tmp_path / "game.html"
+    played = run_cli("play", "tictactoe", "random --seed 1", "random --seed 2", "--seed", "3",
+                     *CALM, "--replay", str(replay), "--quiet")
+    assert played.returncode == 0, played.stderr
+    run = run_in_terminal("view", str(replay), "-o", str(page))
+    _no_traceback(run)
+    assert run.returncode == 0 and f"wrote {page}" in run.output, run.output
+    assert page.read_text().lstrip().lower().startswith("<!doctype html")
+
+
 @pytest.mark.parametrize("command", [
     ("match", "tictactoe", "random --seed 1", "random --seed 2", "-n", "4"),
     ("league", "tictactoe", "random --seed 1", "random --seed 2", "-n", "4"),
