@@ -15,7 +15,11 @@ from pathlib import Path
 
 import pytest
 
+from referee.api import TimeControl
+from referee.games import load_game
 from tests.conftest import ROOT, run_cli
+from tools.arena.executor import open_executor
+from tools.arena.runner import Arena, GameJob
 
 distributed = pytest.importorskip(
     "distributed", reason="Dask cluster tests skipped: distributed is not installed "
@@ -264,3 +268,29 @@ def test_a_game_no_worker_can_play_is_a_referee_error_naming_the_worker(tmp_path
     for record in failed:
         assert record["reason"].startswith(f"referee error: worker {worker}: "), record["reason"]
         assert "slow" in record["referee_error"]
+
+
+class _NameIsCommand(dict):
+    """A tuner's naming: every bot is called by its command, made up as the run goes."""
+
+    def __missing__(self, name: str) -> str:
+        return name
+
+
+def test_a_producer_makes_up_bots_as_it_goes_on_a_cluster():
+    """The seam a tuner uses: submit, collect, submit games of bots no one named at start."""
+    game = load_game("tictactoe")
+    arena = Arena(game, game.parse_options({}), TimeControl(30000, 30000), None, {})
+    seen = []
+    with open_executor(arena, cluster="local:1", bot_texts=_NameIsCommand()) as executor:
+        executor.submit(GameJob(0, ("random --seed 1", "random --seed 2"), 5))
+        while executor.in_flight():
+            for job, result in executor.finished(timeout=0.2):
+                seen.append((job.seats, result.referee_error, [p.bot for p in result.players]))
+                if len(seen) < 3:
+                    seed = f"random --seed {len(seen) + 2}"
+                    executor.submit(GameJob(len(seen), (seed, "random --seed 1"), 5))
+    assert [seats for seats, _, _ in seen] == [
+        ("random --seed 1", "random --seed 2"), ("random --seed 3", "random --seed 1"),
+        ("random --seed 4", "random --seed 1")]
+    assert all(error is None and bots == list(seats) for seats, error, bots in seen)

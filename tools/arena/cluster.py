@@ -22,14 +22,15 @@ import threading
 import time
 import uuid
 from dataclasses import dataclass
+from typing import Mapping
 
 import dask
 import distributed
 from distributed import Client, LocalCluster
 
-from referee.api import BotArenaError, TimeControl, UsageError
+from referee.api import BotArenaError, Game, TimeControl, UsageError
 from referee.games import load_game
-from referee.match import MatchResult, PlayerResult
+from referee.match import MatchResult, PlayerResult, PlayerSpec
 from tools.arena.botspec import resolve_bot
 from tools.arena.runner import Arena, GameJob, usable_cores
 
@@ -40,22 +41,15 @@ QUEUED_PER_THREAD = 2       # games kept submitted per worker thread: none idles
 
 @dataclass(frozen=True)
 class ArenaSpec:
-    """What a worker needs to play a run's games, in plain values (sent with every task)."""
+    """What a worker needs to play a run's games besides the bots, in plain values."""
 
     game: str
     options: dict
     time_control: TimeControl
     memory_mb: int | None
-    bots: tuple[tuple[str, str], ...]           # (name, command as typed)
     workdir: str | None
     sandboxed: bool = False
     line_buffered: bool = True
-
-    def cache_key(self) -> str:
-        return json.dumps([self.game, self.options, dataclasses.asdict(self.time_control),
-                           self.memory_mb, self.bots, self.workdir, self.sandboxed,
-                           self.line_buffered],
-                          sort_keys=True, default=str)
 
 
 @dataclass(frozen=True)
@@ -72,34 +66,38 @@ class _Cancelled(BotArenaError):
 
 # -- on a worker --------------------------------------------------------------------------------
 
-_arenas: dict[str, Arena] = {}
-_arenas_lock = threading.Lock()
+_games: dict[str, Game] = {}
+_players: dict[tuple, PlayerSpec] = {}
+_cache_lock = threading.Lock()
 
 
-def _worker_arena(spec: ArenaSpec) -> Arena:
-    """The run's Arena, its bots resolved on this machine once per worker process."""
-    key = spec.cache_key()
-    with _arenas_lock:
-        if key not in _arenas:
-            game = load_game(spec.game)
-            players = {name: dataclasses.replace(resolve_bot(spec.game, text, workdir=spec.workdir),
-                                                 name=name)
-                       for name, text in spec.bots}
-            _arenas[key] = Arena(game, spec.options, spec.time_control, spec.memory_mb, players,
-                                 sandboxed=spec.sandboxed, line_buffered=spec.line_buffered)
-        return _arenas[key]
+def _worker_arena(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> Arena:
+    """An Arena for ``bots`` (name, command as typed), each command resolved on this machine
+    once per worker process: a task names its own bots, so a tuner's new ones need nothing."""
+    with _cache_lock:
+        if spec.game not in _games:
+            _games[spec.game] = load_game(spec.game)
+        players = {}
+        for name, text in bots:
+            key = (spec.game, text, spec.workdir)
+            if key not in _players:
+                _players[key] = resolve_bot(spec.game, text, workdir=spec.workdir)
+            players[name] = dataclasses.replace(_players[key], name=name)
+    return Arena(_games[spec.game], spec.options, spec.time_control, spec.memory_mb, players,
+                 sandboxed=spec.sandboxed, line_buffered=spec.line_buffered)
 
 
-def check_bots(spec: ArenaSpec) -> str | None:
+def check_bots(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> str | None:
     """Run on every worker before the first game: why its bots cannot start, or None."""
     try:
-        _worker_arena(spec)
+        _worker_arena(spec, bots)
     except BotArenaError as error:
         return str(error)
     return None
 
 
-def play_on_worker(spec: ArenaSpec, job: GameJob) -> MatchResult | WorkerFailure:
+def play_on_worker(spec: ArenaSpec, bots: tuple[tuple[str, str], ...],
+                   job: GameJob) -> MatchResult | WorkerFailure:
     """One game, as a Dask task; a failure to play it comes back as a WorkerFailure."""
     worker = distributed.get_worker()
     key = distributed.worker.thread_state.key
@@ -108,7 +106,7 @@ def play_on_worker(spec: ArenaSpec, job: GameJob) -> MatchResult | WorkerFailure
         if task is None or task.state in ("cancelled", "released", "forgotten"):
             raise _Cancelled(f"game {job.key} cancelled")
     try:
-        arena = _worker_arena(spec)
+        arena = _worker_arena(spec, bots)
         stop_if_cancelled(0)
         return arena.play(job, on_turn=stop_if_cancelled)
     except _Cancelled:
@@ -168,8 +166,10 @@ class DaskExecutor:
 
     stop_drops_queued = True      # an SPRT decision cancels the games still queued
 
-    def __init__(self, client: Client, cluster: LocalCluster | None, spec: ArenaSpec):
+    def __init__(self, client: Client, cluster: LocalCluster | None, spec: ArenaSpec,
+                 bot_texts: Mapping[str, str]):
         self.client, self.cluster, self.spec = client, cluster, spec
+        self.bot_texts = bot_texts        # a bot's name -> its command (a tuner's: any name)
         self._futures: dict[distributed.Future, tuple[GameJob, int]] = {}   # job, attempt
         self._capacity, self._capacity_at = 1, -CAPACITY_REFRESH_S
         self.description = f"cluster {client.scheduler.address}"
@@ -178,9 +178,9 @@ class DaskExecutor:
     def open(cls, arena: Arena, address: str, bot_texts: dict[str, str],
              workdir: str | None) -> "DaskExecutor":
         spec = ArenaSpec(arena.game.name, arena.options, arena.time_control, arena.memory_mb,
-                         tuple(bot_texts.items()), workdir, arena.sandboxed, arena.line_buffered)
+                         workdir, arena.sandboxed, arena.line_buffered)
         client, cluster = _connect(address)
-        executor = cls(client, cluster, spec)
+        executor = cls(client, cluster, spec, bot_texts)
         try:
             executor._announce()
             executor._check_workers()
@@ -203,7 +203,7 @@ class DaskExecutor:
 
     def _check_workers(self) -> None:
         """Every worker there now resolves the bots, or the run stops before any game."""
-        problems = self.client.run(check_bots, self.spec)
+        problems = self.client.run(check_bots, self.spec, tuple(self.bot_texts.items()))
         for address, problem in sorted(problems.items()):
             if problem is not None:
                 where = f" (--workdir {self.spec.workdir})" if self.spec.workdir else ""
@@ -224,7 +224,8 @@ class DaskExecutor:
 
     def submit(self, job: GameJob, attempt: int = 0, avoid: str | None = None) -> None:
         others = [address for address in self._workers() if address != avoid] if avoid else None
-        future = self.client.submit(play_on_worker, self.spec, job, pure=False,
+        bots = tuple((name, self.bot_texts[name]) for name in dict.fromkeys(job.seats))
+        future = self.client.submit(play_on_worker, self.spec, bots, job, pure=False,
                                     key=f"botarena-game-{uuid.uuid4().hex}",
                                     workers=others or None, allow_other_workers=bool(others))
         self._futures[future] = (job, attempt)

@@ -14,7 +14,7 @@ from __future__ import annotations
 
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Protocol
+from typing import TYPE_CHECKING, Mapping, Protocol
 
 from referee.api import UsageError
 from referee.match import MatchResult
@@ -113,11 +113,13 @@ CLUSTER_HINT = "pip install 'botarena[cluster]' (or: pip install distributed)"
 
 
 def open_executor(arena: "Arena", *, jobs: int | None = None, cluster: str | None = None,
-                  bot_texts: dict[str, str] | None = None,
+                  bot_texts: Mapping[str, str] | None = None,
                   workdir: str | None = None) -> GameExecutor:
     """Threads here (``jobs``, default: one per core), or a Dask cluster: ``cluster`` is a
     scheduler address or ``local[:N]``; workers resolve ``bot_texts`` (name -> command as the
-    user wrote it) themselves, relative paths against ``workdir``. UsageError when it cannot."""
+    user wrote it) themselves, relative paths against ``workdir``. Each task carries the
+    commands of its own seats, so a producer that makes up bots as it goes (a tuner) passes a
+    mapping that answers for any name (``__missing__``). UsageError when it cannot."""
     from tools.arena.runner import worker_count
     if cluster is None:
         return LocalExecutor(arena, worker_count(jobs))
@@ -129,4 +131,4 @@ def open_executor(arena: "Arena", *, jobs: int | None = None, cluster: str | Non
     except ImportError:
         raise UsageError(f"--cluster needs Dask's distributed package: {CLUSTER_HINT}") from None
     from tools.arena.cluster import DaskExecutor
-    return DaskExecutor.open(arena, cluster, bot_texts or {}, workdir)
+    return DaskExecutor.open(arena, cluster, bot_texts if bot_texts is not None else {}, workdir)
