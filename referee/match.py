@@ -237,7 +237,12 @@ class _Game:
         except BotFault as fault:
             self.faults[seat] = FaultRecord(fault.kind, state.turn, fault.detail)
         except InvalidAction as invalid:
-            self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, state.turn, str(invalid))
+            detail = str(invalid)
+            following = bot.line_following()
+            if following is not None:
+                detail += (f"; the next line it printed was {following}: if the refused line "
+                           "was debug output, print that to stderr, only the answer to stdout")
+            self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, state.turn, detail)
         seat_turn.stderr = bot.take_stderr()
         return action
 

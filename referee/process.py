@@ -282,6 +282,18 @@ class BotProcess:
             extra = bytes(self._buffer[:60]).decode("utf-8", "replace")
             raise BotFault(Fault.BAD_OUTPUT, f"wrote output when none was expected: {extra!r}")
 
+    def line_following(self, wait_s: float = 0.05) -> str | None:
+        """The next line the bot prints within ``wait_s``, quoted, or None: asked only after an
+        answer was refused, to tell a debug line printed before the answer (the answer came
+        next) from a wrong answer."""
+        deadline = _now() + wait_s
+        while b"\n" not in self._buffer and _now() < deadline:
+            ready, _, _ = select.select([self._stdout_fd], [], [], max(0.0, deadline - _now()))
+            if not ready or self._fill_once() < 0:
+                break
+        newline = self._buffer.find(b"\n")
+        return None if newline < 0 else _quoted_line(self._buffer[:newline])
+
     def _fill_once(self) -> int:
         """Read what stdout has now: the byte count, 0 if nothing yet, -1 at end of file."""
         try:

@@ -107,3 +107,20 @@ def test_a_results_file_that_cannot_be_used_is_refused_before_the_first_game(tmp
     done = run_cli("match", "tictactoe", "random", "random", "-n", "2", *CALM, "--quiet",
                    "--out", str(tmp_path / "new" / "games.jsonl"))
     assert done.returncode == 0 and (tmp_path / "new" / "games.jsonl").exists()
+
+
+def test_a_debug_line_read_as_the_answer_is_shown_with_the_answer_that_followed(tmp_path):
+    bot = tmp_path / "chatty.py"                  # two flushed prints: they arrive one by one
+    bot.write_text("import sys, time\n"
+                   "while sys.stdin.readline():\n"
+                   "    actions = [sys.stdin.readline() for _ in range(int(sys.stdin.readline()))]\n"
+                   "    print('debug: thinking hard', flush=True)\n"
+                   "    time.sleep(0.005)\n"
+                   "    print(actions[0].strip(), flush=True)\n")
+    done = run_cli("play", "tictactoe", f"{sys.executable} {bot}", "random", "--seed", "1",
+                   *CALM, "--json")
+    assert done.returncode == 0, done.stderr
+    fault = json.loads(done.stdout)["players"][0]["fault"]
+    assert fault["kind"] == "bad_output" and "got 'debug: thinking hard'" in fault["detail"]
+    assert ("the next line it printed was '0 0': if the refused line was debug output, print "
+            "that to stderr") in fault["detail"]
