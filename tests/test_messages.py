@@ -65,18 +65,25 @@ def test_one_module_is_not_modules(tmp_path):
     assert "# The 1 module below runs as a real module" in (tmp_path / "out.py").read_text()
 
 
-def test_a_bot_printing_debug_on_stdout_is_told_which_line_was_the_answer(tmp_path):
+def _first_fault_of_a_chatty_bot(tmp_path, answer_code: str) -> dict:
+    """The fault of a tictactoe bot that prints a debug line on stdout, then its answer as
+    ``answer_code`` (lines of Python, with the answer in ``actions[0]``) does."""
     bot = tmp_path / "chatty.py"
-    bot.write_text("import sys\n"
+    bot.write_text("import sys, time\n"
                    "while sys.stdin.readline():\n"
                    "    actions = [sys.stdin.readline() for _ in range(int(sys.stdin.readline()))]\n"
-                   "    sys.stdout.write('debug: thinking hard\\n' + actions[0])\n"
-                   "    sys.stdout.flush()             # one write: both lines arrive together\n")
+                   + "".join(f"    {line}\n" for line in answer_code.splitlines()))
     done = run_cli("play", "tictactoe", f"{sys.executable} {bot}", "random", "--seed", "1",
                    *CALM, "--json")
     assert done.returncode == 0, done.stderr
     fault = json.loads(done.stdout)["players"][0]["fault"]
-    assert fault["kind"] == "bad_output"
+    assert fault["kind"] == "bad_output", fault
+    return fault
+
+
+def test_a_bot_printing_debug_on_stdout_is_told_which_line_was_the_answer(tmp_path):
+    fault = _first_fault_of_a_chatty_bot(tmp_path, (   # one write: both lines arrive together
+        "sys.stdout.write('debug: thinking hard\\n' + actions[0])\nsys.stdout.flush()"))
     assert fault["detail"].startswith("answered more than one line: 'debug: thinking hard' was "
                                       "read as the answer, then came the extra line '0 0' in the "
                                       "same turn; print debug output to stderr")
@@ -110,17 +117,9 @@ def test_a_results_file_that_cannot_be_used_is_refused_before_the_first_game(tmp
 
 
 def test_a_debug_line_read_as_the_answer_is_shown_with_the_answer_that_followed(tmp_path):
-    bot = tmp_path / "chatty.py"                  # two flushed prints: they arrive one by one
-    bot.write_text("import sys, time\n"
-                   "while sys.stdin.readline():\n"
-                   "    actions = [sys.stdin.readline() for _ in range(int(sys.stdin.readline()))]\n"
-                   "    print('debug: thinking hard', flush=True)\n"
-                   "    time.sleep(0.005)\n"
-                   "    print(actions[0].strip(), flush=True)\n")
-    done = run_cli("play", "tictactoe", f"{sys.executable} {bot}", "random", "--seed", "1",
-                   *CALM, "--json")
-    assert done.returncode == 0, done.stderr
-    fault = json.loads(done.stdout)["players"][0]["fault"]
-    assert fault["kind"] == "bad_output" and "got 'debug: thinking hard'" in fault["detail"]
+    fault = _first_fault_of_a_chatty_bot(tmp_path, (   # two flushed prints: they arrive apart
+        "print('debug: thinking hard', flush=True)\ntime.sleep(0.005)\n"
+        "print(actions[0].strip(), flush=True)"))
+    assert "got 'debug: thinking hard'" in fault["detail"]
     assert ("the next line it printed was '0 0': if the refused line was debug output, print "
             "that to stderr") in fault["detail"]
