@@ -77,10 +77,11 @@ var BotArena = (function () {
   GameView.prototype.show = function (step) {
     var game = this.game, last = game.steps.length - 1, index = Math.min(step, last);
     var current = game.steps[index], frame = current.frame;
-    this.board.textContent = "";
+    var draw = drawers[game.drawing];
+    if (!(draw && draw.incremental)) this.board.textContent = "";
     this.board.style.display = frame ? "" : "none";
     this.noBoard.textContent = frame ? "" : (game.problem || "no board");
-    if (frame) drawers[game.drawing](this.board, frame, {colors: COLORS, players: game.players, svg: svg});
+    if (frame) draw(this.board, frame, {colors: COLORS, players: game.players, svg: svg});
     this.banner.textContent = index === last ? "end: " + resultText(game) : (frame && frame.note) || "";
     var faults = current.faults || [];
     this.panels.forEach(function (parts, seat) {

@@ -9,12 +9,17 @@
   function box(x, y, w, h) { return "M" + x + " " + y + "h" + w + "v" + h + "h" + (-w) + "Z"; }
 
   /* One path per tile for its roads (few elements: stepping redraws the whole board). */
-  function tile(svg, root, x, y, size, mask, cell, ground) {
+  function roads(x, y, size, mask) {
     var w = size * 0.3, c = size / 2, d = box(x + c - w / 2, y + c - w / 2, w, w);
     if (mask & 1) d += box(x + c - w / 2, y, w, c);
     if (mask & 2) d += box(x + c, y + c - w / 2, c, w);
     if (mask & 4) d += box(x + c - w / 2, y + c, w, c);
     if (mask & 8) d += box(x, y + c - w / 2, c, w);
+    return d;
+  }
+
+  function tile(svg, root, x, y, size, mask, cell, ground) {
+    var d = roads(x, y, size, mask);
     if (ground) svg(root, "rect", {x: x, y: y, width: size, height: size, fill: "#5f8a4e", stroke: "#3d5e31"});
     svg(root, "path", {d: d, fill: "#efe6d0", "class": "tile", "data-cell": cell, "data-tile": mask});
   }
@@ -25,6 +30,7 @@
                           "stroke-width": quest ? 4 : 2});
     svg(group, "text", {x: cx, y: cy + 4, "text-anchor": "middle", "font-size": 11, "font-weight": 700,
                         fill: "#222"}, SHORT[name] || name.slice(0, 2));
+    return group;
   }
 
   function centre(cell) { return [M + (cell % 7) * T + T / 2, M + Math.floor(cell / 7) * T + T / 2]; }
@@ -60,34 +66,81 @@
     });
   }
 
-  BotArena.drawers.xmas_rush = function (root, frame, view) {
-    var svg = view.svg, quests = [{}, {}];
-    root.setAttribute("viewBox", "0 0 " + (2 * M + 7 * T + 190) + " " + (2 * M + 7 * T));
-    frame.players.forEach(function (p, seat) { p.quests.forEach(function (n) { quests[seat][n] = true; }); });
+  /* The board's 49 tiles and 24 items are built once and updated in place (a step changes one
+     line of tiles at most); marks, players and the sidebar are redrawn. */
+  function build(svg, root, view) {
+    root.textContent = "";
+    root.setAttribute("viewBox", "0 0 " + (2 * M + 7 * T + 230) + " " + (2 * M + 7 * T));
     svg(root, "rect", {x: M, y: M, width: 7 * T, height: 7 * T, fill: "#5f8a4e"});
     var grid = "";
     for (var line = 0; line <= 7; line++) grid += "M" + M + " " + (M + line * T) + "h" + 7 * T + "M" + (M + line * T) + " " + M + "v" + 7 * T;
     svg(root, "path", {d: grid, stroke: "#3d5e31", fill: "none"});
-    for (var cell = 0; cell < 49; cell++) tile(svg, root, M + (cell % 7) * T, M + Math.floor(cell / 7) * T, T, frame.tiles[cell], cell);
-    frame.items.forEach(function (it) {
-      if (it[0] >= 0) { var c = centre(it[0]); item(svg, root, c[0], c[1], it[1], it[2], quests[it[2]][it[1]], view); }
+    var cache = {masks: [], tiles: [], items: {}, itemLayer: null, layer: null};
+    for (var cell = 0; cell < 49; cell++) {
+      tile(svg, root, M + (cell % 7) * T, M + Math.floor(cell / 7) * T, T, 0, cell);
+      cache.tiles.push(root.lastChild);
+    }
+    cache.itemLayer = svg(root, "g", {});
+    cache.layer = svg(root, "g", {});
+    return cache;
+  }
+
+  function placeTiles(cache, tiles) {
+    for (var cell = 0; cell < 49; cell++) {
+      if (cache.masks[cell] === tiles[cell]) continue;          // (undefined at first: all drawn)
+      var mask = tiles[cell];
+      cache.tiles[cell].setAttribute("d", roads(M + (cell % 7) * T, M + Math.floor(cell / 7) * T, T, mask));
+      cache.tiles[cell].setAttribute("data-tile", mask);
+      cache.masks[cell] = mask;
+    }
+  }
+
+  function placeItems(svg, cache, items, quests, view) {
+    var seen = {};
+    items.forEach(function (it) {
+      if (it[0] < 0) return;
+      var key = it[1] + it[2], group = cache.items[key], quest = !!quests[it[2]][it[1]], c = centre(it[0]);
+      if (!group) group = cache.items[key] = item(svg, cache.itemLayer, 0, 0, it[1], it[2], false, view);
+      seen[key] = true;
+      group.setAttribute("transform", "translate(" + c[0] + " " + c[1] + ")");
+      group.setAttribute("display", "inline");
+      if (group.getAttribute("data-quest") !== (quest ? "1" : "0")) {
+        group.setAttribute("data-quest", quest ? 1 : 0);
+        group.firstChild.setAttribute("stroke", quest ? "#e6a800" : view.colors[it[2]]);
+        group.firstChild.setAttribute("stroke-width", quest ? 4 : 2);
+      }
     });
+    for (var key in cache.items) {
+      if (!seen[key]) cache.items[key].setAttribute("display", "none");
+      cache.items[key].setAttribute("class", seen[key] ? "item" : "item-gone");
+    }
+  }
+
+  function draw(root, frame, view) {
+    var svg = view.svg, quests = [{}, {}];
+    var cache = root.xmasRush || (root.xmasRush = build(svg, root, view)), layer = cache.layer;
+    frame.players.forEach(function (p, seat) { p.quests.forEach(function (n) { quests[seat][n] = true; }); });
+    placeTiles(cache, frame.tiles);
+    placeItems(svg, cache, frame.items, quests, view);
+    layer.textContent = "";
     var marks = frame.marks || {};
     Object.keys(marks).forEach(function (seat) {
       var mark = marks[seat];
-      if (mark.push) arrow(svg, root, mark.push, Number(seat), view);
+      if (mark.push) arrow(svg, layer, mark.push, Number(seat), view);
       if (mark.path && mark.path.length > 1) {
         var off = Number(seat) ? 5 : -5;
-        svg(root, "polyline", {points: mark.path.map(function (c) { var p = centre(c); return (p[0] + off) + "," + (p[1] + off); }).join(" "),
-                               fill: "none", stroke: view.colors[seat], "stroke-width": 4, opacity: 0.8,
-                               "stroke-linejoin": "round", "class": "path", "data-seat": seat, "data-cells": mark.path.join(" ")});
+        svg(layer, "polyline", {points: mark.path.map(function (c) { var p = centre(c); return (p[0] + off) + "," + (p[1] + off); }).join(" "),
+                                fill: "none", stroke: view.colors[seat], "stroke-width": 4, opacity: 0.8,
+                                "stroke-linejoin": "round", "class": "path", "data-seat": seat, "data-cells": mark.path.join(" ")});
       }
     });
     frame.players.forEach(function (player, seat) {
       var c = centre(player.cell);
-      svg(root, "circle", {cx: c[0] + (seat ? 14 : -14), cy: c[1] + 14, r: 10, fill: view.colors[seat], stroke: "#fff",
-                           "stroke-width": 2, "class": "player", "data-seat": seat, "data-cell": player.cell});
+      svg(layer, "circle", {cx: c[0] + (seat ? 14 : -14), cy: c[1] + 14, r: 10, fill: view.colors[seat], stroke: "#fff",
+                            "stroke-width": 2, "class": "player", "data-seat": seat, "data-cell": player.cell});
     });
-    sidebar(svg, root, frame, view, quests);
-  };
+    sidebar(svg, layer, frame, view, quests);
+  }
+  draw.incremental = true;              // the viewer does not clear the board between steps
+  BotArena.drawers.xmas_rush = draw;
 })();
