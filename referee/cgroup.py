@@ -139,7 +139,7 @@ class BotCgroup:
 
 def bot_cgroup(pid: int) -> BotCgroup | None:
     """Move ``pid`` into a new cgroup of its own; None where cgroups cannot be used here."""
-    global _serial, _unavailable
+    global _serial
     folder = run_folder()
     if folder is None:
         return None

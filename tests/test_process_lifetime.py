@@ -91,13 +91,18 @@ def test_children_that_leave_the_group_and_environment_die_with_the_game():
         _kill_left(_with_token(token))
 
 
-def test_bots_and_their_escapes_die_when_the_harness_is_sigkilled():
+@pytest.mark.parametrize("first_bot", ["good", "escape"])
+def test_bots_and_their_escapes_die_when_the_harness_is_sigkilled(first_bot):
+    """A bot spinning at 100 % CPU that ignores end of input (and, with a cgroup, the escapees of
+    the other bot) are gone once botarena is SIGKILLed."""
+    if first_bot == "escape":
+        _require_cgroups()
     token = _token()
-    cli = _start_cli("play", "tictactoe", f"{HOSTILE} escape 1 {token}",
+    cli = _start_cli("play", "tictactoe", f"{HOSTILE} {first_bot} 1 {token}",
                      f"{HOSTILE} spin 1 {token}", "--first-turn-ms", "60000", "--seed", "1")
     try:
-        # the escaping bot, its two escapees, and the bot spinning at 100 % CPU on its turn
-        assert _wait_for(lambda: len(_with_token(token)) >= 4 or cli.poll() is not None), \
+        expected = 4 if first_bot == "escape" else 2    # the bots, and the escapees
+        assert _wait_for(lambda: len(_with_token(token)) >= expected or cli.poll() is not None), \
             "the bots never started"
         spinning = [bot for bot in bot_processes_of(cli.pid) if "spin" in bot.cmdline()]
         assert spinning and cli.poll() is None, cli.communicate()
@@ -110,6 +115,25 @@ def test_bots_and_their_escapes_die_when_the_harness_is_sigkilled():
             cli.kill()
             cli.wait()
         _kill_left(_with_token(token))
+
+
+def test_without_a_cgroup_the_process_search_still_ends_the_tree(monkeypatch):
+    """The fallback where no cgroup can be created: group, descendants, sessions, marker."""
+    monkeypatch.setattr(cgroup, "bot_cgroup", lambda pid: None)
+    bot = BotProcess(list(hostile_argv("children")), memory_mb=None)
+    started = bot.send(["-1 -1", "1", "0 0"], 3)
+    assert bot.read_line(started, 3).line == "0 0"
+    # the bot, a child, a setsid child, a daemon
+    assert _wait_for(lambda: len(bot_processes_of(os.getpid())) >= 4, 10)
+    bot.close()
+    assert bot_processes_of(os.getpid()) == []
+
+
+def test_no_cgroup2_mount_means_no_cgroup_and_no_error(monkeypatch):
+    monkeypatch.setattr(cgroup, "_cgroup2_mount", lambda: None)
+    monkeypatch.setattr(cgroup, "_run_folder", None)
+    monkeypatch.setattr(cgroup, "_unavailable", False)
+    assert cgroup.run_folder() is None and cgroup.bot_cgroup(os.getpid()) is None
 
 
 STOPS = {"play": ["play", "tictactoe", f"{HOSTILE} children", HANGS],
