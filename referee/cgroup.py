@@ -10,8 +10,12 @@ The bot is moved into its cgroup right after it is started (``subprocess`` has n
 way to start it there): a native program that forks within those few
 microseconds leaves that child in our own cgroup, where the process-group and
 marker search of :mod:`referee.process_tree` still find it. Where no cgroup can be
-created (no cgroup2 mount, no permission, not Linux) :func:`bot_cgroup` returns
-None once and for all, and those searches are the only means.
+created (no cgroup2 mount, no permission, not Linux), or ``BOTARENA_NO_CGROUP`` is
+set in the environment, :func:`bot_cgroup` returns None once and for all, and those
+searches are the only means. (Moving a process between cgroups waits for an RCU
+grace period in the kernel: ~3 ms on an idle 2-core VM, up to ~20 ms under heavy
+load, against the ~2-20 ms the /proc search costs at the end; ``botarena bench
+spawn`` prints both.)
 """
 from __future__ import annotations
 
@@ -56,6 +60,9 @@ def run_folder() -> str | None:
     global _run_folder, _unavailable
     with _lock:
         if _run_folder is None and not _unavailable:
+            if os.environ.get("BOTARENA_NO_CGROUP"):
+                _unavailable = True         # opted out: the process search only
+                return None
             mount, own = _cgroup2_mount(), _own_cgroup()
             folder = f"{mount}{own.rstrip('/')}/botarena.{os.getpid()}" if mount and own else None
             try:

@@ -129,8 +129,12 @@ def test_without_a_cgroup_the_process_search_still_ends_the_tree(monkeypatch):
     assert bot_processes_of(os.getpid()) == []
 
 
-def test_no_cgroup2_mount_means_no_cgroup_and_no_error(monkeypatch):
-    monkeypatch.setattr(cgroup, "_cgroup2_mount", lambda: None)
+@pytest.mark.parametrize("why", ["no cgroup2 mount", "BOTARENA_NO_CGROUP"])
+def test_no_cgroup_where_none_can_be_made_or_when_opted_out(monkeypatch, why):
+    if why == "BOTARENA_NO_CGROUP":
+        monkeypatch.setenv("BOTARENA_NO_CGROUP", "1")
+    else:
+        monkeypatch.setattr(cgroup, "_cgroup2_mount", lambda: None)
     monkeypatch.setattr(cgroup, "_run_folder", None)
     monkeypatch.setattr(cgroup, "_unavailable", False)
     assert cgroup.run_folder() is None and cgroup.bot_cgroup(os.getpid()) is None
