@@ -27,12 +27,16 @@ def _keys(path: Path) -> list[tuple]:
 
 @pytest.fixture
 def slow_bot(tmp_path) -> str:
-    """The random tictactoe bot, 0.1 s per move: a run lasts long enough to start another."""
+    """A tictactoe bot taking the first valid cell after 0.1 s: a run lasts long enough to start
+    another (or to delete this file) in the middle."""
     path = tmp_path / "slow.py"
-    path.write_text(f"import sys, time\nsys.path.insert(0, {str(ROOT)!r})\n"
-                    "import bots.runtime as runtime\nanswer = runtime.answer\n"
-                    "runtime.answer = lambda text: (time.sleep(0.1), answer(text))\n"
-                    "from bots.tictactoe.random import main\nmain(['--seed', '4'])\n")
+    path.write_text("import sys, time\n"
+                    "while True:\n"
+                    "    if not sys.stdin.readline():\n"     # the opponent's last move
+                    "        break\n"
+                    "    cells = [sys.stdin.readline().strip() for _ in range(int(input()))]\n"
+                    "    time.sleep(0.1)\n"
+                    "    print(cells[0], flush=True)\n")
     return str(path)
 
 
@@ -65,6 +69,7 @@ def test_two_runs_on_one_file_lose_no_game(tmp_path, slow_bot):
     keys = _keys(out)
     assert len(keys) == len(set(keys)) == 10, "every game once: none lost, none played twice"
     assert out.read_bytes().startswith(written_by_first), "A's games kept as A wrote them"
+    assert not any(player["fault"] for line in _lines(out) for player in json.loads(line)["players"])
 
 
 @pytest.mark.parametrize("content", ["hello", "notes\nmore notes\n", '{"a": 1}\n'])
@@ -186,3 +191,38 @@ def test_an_output_file_that_is_empty_or_a_device_is_refused(tmp_path, command, 
     done = run_cli(*command, target and _special_file(tmp_path, target), timeout=30)
     assert done.returncode == 2, done.stderr
     assert ("give a file name" in done.stderr) and len(done.stderr.strip().splitlines()) == 1
+
+
+# -- a bot that cannot start: a set-up error, not games lost by crashes ---------------------------
+
+def test_a_bot_file_deleted_mid_match_stops_the_run_and_keeps_its_games(tmp_path, slow_bot):
+    out = tmp_path / "games.jsonl"
+    args = ("random", slow_bot, "-n", "10", "--seed", "4", "--out", str(out))
+    run = _start(*args)
+    deadline = time.monotonic() + 60
+    while (not out.exists() or out.read_text().count("\n") < 2) and time.monotonic() < deadline:
+        time.sleep(0.02)
+    source = Path(slow_bot).read_text()
+    Path(slow_bot).unlink()
+    stdout, stderr = run.communicate(timeout=120)
+    assert run.returncode == 2, stderr
+    assert stderr.count("\n") == 1 and f"cannot start bot {slow_bot!r}" in stderr
+    assert "is gone" in stderr and "run the same command again" in stderr
+    records = [json.loads(line) for line in _lines(out)]
+    assert 2 <= len(records) < 10
+    assert all(player["fault"] is None for record in records for player in record["players"]), records
+    Path(slow_bot).write_text(source)
+    resumed = _start(*args)
+    stdout, stderr = resumed.communicate(timeout=120)
+    assert resumed.returncode == 0, stderr
+    assert json.loads(stdout)["games"] == 10 and len(_lines(out)) == 10
+
+
+def test_a_bot_that_cannot_be_executed_is_named_and_nothing_is_counted(tmp_path):
+    program = tmp_path / "bot"
+    program.write_text("#!/bin/sh\necho 0 0\n")          # no execute permission
+    out = tmp_path / "games.jsonl"
+    done = run_cli("match", "tictactoe", "random", str(program), "-n", "4", "--out", str(out), *CALM)
+    assert done.returncode == 2, done.stderr
+    assert f"cannot start bot {str(program)!r}" in done.stderr and "not executable" in done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and not _lines(out)

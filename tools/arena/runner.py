@@ -19,8 +19,9 @@ import threading
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
-from referee.api import BotArenaError, Game, TimeControl, UsageError
+from referee.api import BotArenaError, Fault, Game, TimeControl, UsageError
 from referee.match import MatchResult, PlayerSpec, play_match
+from referee.process import BotStartError
 from tools.arena.botspec import command_of, for_game
 from tools.arena.results import RunIdentity
 # the jobs live in tools.arena.schedule (generated lazily); re-exported for the runner's callers
@@ -83,6 +84,20 @@ class Arena:
     line_buffered: bool = True            # each bot's stdout line-buffered (--no-line-buffering)
     record: bool = False                  # keep each game's turns (for its replay file)
 
+    def __post_init__(self):
+        # the files each bot starts from, as found at set-up: one gone during the run is a
+        # set-up error that stops it, not a crash to count against the bot game after game
+        object.__setattr__(self, "_program_files",
+                           {name: program_files(spec) for name, spec in self.players.items()})
+
+    def check_programs(self, names: Iterable[str]) -> None:
+        """BotStartError naming the first bot of ``names`` whose program file is gone."""
+        for name in names:
+            for path in self._program_files.get(name, ()):
+                if not os.path.isfile(path):
+                    raise BotStartError(f"cannot start bot {name!r}: its file {path!r} is gone "
+                                        "(deleted or moved during the run)")
+
     def seat_players(self, job: GameJob) -> list[PlayerSpec]:
         """The bots of ``job`` in seat order, built-in ones seeded from the game seed and seat."""
         return [for_game(self.players[name], job.seed, seat) for seat, name in enumerate(job.seats)]
@@ -91,10 +106,26 @@ class Arena:
         return [command_of(spec) for spec in self.seat_players(job)]
 
     def play(self, job: GameJob, on_turn: Callable[[int], None] | None = None) -> MatchResult:
-        return play_match(self.game, self.seat_players(job), seed=job.seed,
-                          options=self.options, time_control=self.time_control,
-                          memory_mb=self.memory_mb, record=self.record, sandboxed=self.sandboxed,
-                          line_buffered=self.line_buffered, on_turn=on_turn)
+        """The game's result; BotStartError (nothing recorded) when a bot cannot start."""
+        self.check_programs(job.seats)
+        result = play_match(self.game, self.seat_players(job), seed=job.seed,
+                            options=self.options, time_control=self.time_control,
+                            memory_mb=self.memory_mb, record=self.record,
+                            sandboxed=self.sandboxed, line_buffered=self.line_buffered,
+                            on_turn=on_turn)
+        if any(player.fault is not None and player.fault.kind is Fault.CRASH
+               and not player.latencies_ms for player in result.players):
+            self.check_programs(job.seats)      # its file may have gone as the game started
+        return result
+
+
+def program_files(spec: PlayerSpec) -> tuple[str, ...]:
+    """The files a bot is started from: its program and the script its interpreter runs."""
+    argv = spec.argv
+    words = [argv[0]] if os.sep in argv[0] else []
+    if len(argv) > 1 and not argv[1].startswith("-"):
+        words.append(argv[1])
+    return tuple(word for word in words if os.path.isfile(word))
 
 
 @dataclass

@@ -14,6 +14,7 @@ from typing import Callable, Iterator, Sequence
 from referee.api import UsageError
 from referee.match import MatchResult
 from referee.replay import to_replay, write_replay
+from referee.process import BotStartError
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
@@ -141,6 +142,11 @@ class Tournament:
         try:
             with self.session() as executor:
                 return run_jobs(executor, pending, on_result=on_result)
+        except BotStartError as error:       # set-up, not a game: stop, keep what was played
+            kept = f"; {self.finished} of {self.planned} games finished" + (
+                f", kept in {self.results.path}: fix the bot and run the same command again to "
+                "resume" if self.results is not None else "")
+            raise BotStartError(f"{error}{kept}") from None
         finally:
             if progress is not None:
                 progress.close()
