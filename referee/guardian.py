@@ -42,9 +42,10 @@ def start(cgroup_folder: str | None) -> None:
         _started = True
         reader, writer = os.pipe()
         try:
-            subprocess.Popen([sys.executable, "-I", "-S", os.path.abspath(__file__), str(os.getpid()),
-                              cgroup_folder or ""], stdin=reader, stdout=subprocess.DEVNULL,
-                             stderr=subprocess.DEVNULL, close_fds=True, process_group=0)
+            subprocess.Popen([sys.executable, "-I", "-S", os.path.abspath(__file__),
+                              str(os.getpid()), cgroup_folder or ""], stdin=reader,
+                             stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, close_fds=True,
+                             process_group=0)
         except OSError:
             os.close(writer)
             return

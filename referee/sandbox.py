@@ -1,4 +1,4 @@
-"""``--sandbox``: each bot under bubblewrap (``bwrap``, Debian's ``bubblewrap``), not a home-made jail.
+"""``--sandbox``: each bot under bubblewrap (``bwrap``, Debian's ``bubblewrap``), no home-made jail.
 
 A sandboxed bot has its own PID namespace, in which it is PID 1 (``--as-pid-1``):
 it sees no other process in ``/proc``, and every process it starts dies with it.
@@ -45,7 +45,8 @@ def check_available() -> str:
         return _checked
     program = bwrap_program()
     if program is None:
-        raise UsageError(f"--sandbox needs bubblewrap (bwrap), which is not installed: {INSTALL_HINT}")
+        raise UsageError("--sandbox needs bubblewrap (bwrap), which is not installed: "
+                         + INSTALL_HINT)
     trial = subprocess.run([program, *_NAMESPACES, "--ro-bind", "/", "/", "--", "true"],
                            capture_output=True, text=True)
     if trial.returncode != 0:

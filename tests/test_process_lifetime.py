@@ -70,9 +70,9 @@ def _start_cli(*args: str, sigint_ignored: bool = False) -> subprocess.Popen:
 
 def _require_cgroups() -> None:
     if cgroup.run_folder() is None:
-        pytest.skip("skipped: no cgroup v2 can be created here (needs a cgroup2 mount and root or "
-                    "a delegated subtree); escapes that leave the group and environment are not "
-                    "caught without one")
+        pytest.skip("optional: cgroup tests skipped: no cgroup v2 can be created here (needs a "
+                    "cgroup2 mount and root or a delegated subtree, and no BOTARENA_NO_CGROUP); "
+                    "escapes that leave the group and environment are not caught without one")
 
 
 # -- 1. escapes, SIGKILL, SIGHUP ----------------------------------------------------------------
@@ -173,7 +173,7 @@ def test_sighup_and_an_ignored_sigint_at_start_stop_like_sigterm(tmp_path, comma
         _kill_left(bot_processes_of(cli.pid))
 
 
-# -- 2. what a bot can reach ------------------------------------------------------------------------
+# -- 2. what a bot can reach ----------------------------------------------------------------------
 
 def test_the_harness_is_not_dumpable_once_it_runs_a_bot():
     with BotProcess([sys.executable, str(ECHO)], memory_mb=None):
@@ -282,7 +282,7 @@ class _Clock:
 def test_an_answer_there_before_the_deadline_counts_when_an_overloaded_harness_reads_it_late(
         monkeypatch):
     """The answer is in the pipe when the harness looks, 0.5 ms before the deadline; the harness
-    (starved of CPU) finishes reading it 0.5 ms after: the bot is not blamed, the latency is kept."""
+    (starved of CPU) finishes reading it 0.5 ms after: the bot is not blamed, its latency kept."""
     timeout_s, started = 0.030, 1000.0
     with BotProcess([sys.executable, str(ECHO)], memory_mb=None) as bot:
         bot.send(["ping"], 1)

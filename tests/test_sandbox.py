@@ -23,7 +23,8 @@ try:
 except UsageError as problem:
     BWRAP_PROBLEM = str(problem)
 
-needs_bwrap = pytest.mark.skipif(BWRAP_PROBLEM is not None, reason=f"skipped: {BWRAP_PROBLEM}")
+needs_bwrap = pytest.mark.skipif(BWRAP_PROBLEM is not None,
+                                 reason=f"optional: sandbox tests skipped: {BWRAP_PROBLEM}")
 CLOCK = TimeControl(first_turn_ms=5000, turn_ms=1000, grace_ms=10)
 GOOD = PlayerSpec("good", hostile_argv("good"))
 
@@ -38,7 +39,7 @@ def test_without_the_sandbox_the_spy_writes_into_its_opponents_answers():
     result = _play(PlayerSpec("spy", hostile_argv("spy", 1)), sandboxed=False)
     spy, victim = result.players
     if not spy.pdata.get("wrote"):
-        pytest.skip("skipped: this user cannot open another process's fd through /proc anyway")
+        pytest.skip("this user cannot open another process's fd through /proc anyway")
     assert victim.fault is not None and victim.fault.kind.value == "bad_output", result.reason
 
 

@@ -90,8 +90,8 @@ def left_after(way: str, bot_file: str, sandboxed: bool) -> tuple[int, int]:
     second = "spin" if way != "end" else "play"
     command = [sys.executable, "-m", "tools.cli", "play", "tictactoe",
                f"{sys.executable} {bot_file} play {token}",
-               f"{sys.executable} {bot_file} {second} {token}", "--first-turn-ms", "60000", "--turn-ms", "2000",
-               "--seed", "1"] + (["--sandbox"] if sandboxed else [])
+               f"{sys.executable} {bot_file} {second} {token}", "--first-turn-ms", "60000",
+               "--turn-ms", "2000", "--seed", "1"] + (["--sandbox"] if sandboxed else [])
     cli = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
                            preexec_fn=_ignore_sigint if way == "SIGINT" else None)
     try:

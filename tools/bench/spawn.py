@@ -118,8 +118,8 @@ def run(rounds: int) -> None:
 
 def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser(prog="botarena bench spawn",
-                                     description="a bot's fixed cost per game: spawn paths, cgroup, "
-                                                 "sandbox")
+                                     description="a bot's fixed cost per game: spawn paths, "
+                                                 "cgroup, sandbox")
     parser.add_argument("--rounds", type=int, default=200, help="spawns per variant (default 200)")
     args = parser.parse_args(argv)
     run(max(1, args.rounds))
