@@ -178,7 +178,9 @@ class BotProcess:
         limit = self.memory_mb * 1024 * 1024
         try:
             import resource
-            resource.prlimit(self.pid, resource.RLIMIT_DATA, (limit, limit))
+            # under bwrap, the bot itself too: it was forked before we got here
+            for pid in {self.pid, self.bot_pid}:
+                resource.prlimit(pid, resource.RLIMIT_DATA, (limit, limit))
         except (ImportError, AttributeError, ValueError, OSError):
             pass                            # the bot already exited, or no prlimit here
 

@@ -118,3 +118,14 @@ def test_a_sandboxed_bot_can_live_under_tmp(tmp_path):
     program.write_text(HOSTILE.read_text())
     result = _play(PlayerSpec("in tmp", (sys.executable, str(program), "good")), sandboxed=True)
     assert result.players[0].fault is None, result.reason
+
+
+@needs_bwrap
+def test_a_sandboxed_bot_is_held_to_the_memory_cap():
+    """RLIMIT_DATA reaches the bot inside bwrap (bwrap forks it before the harness sets limits)."""
+    slow = TimeControl(first_turn_ms=5000, turn_ms=5000, grace_ms=10)
+    hog = PlayerSpec("hog", hostile_argv("eat_memory", 1))
+    result = play_match(load_game("tictactoe"), [GOOD, hog], seed=1, time_control=slow,
+                        memory_mb=200, sandboxed=True)
+    fault = result.players[1].fault
+    assert fault is not None and "memory limit (200 MB)" in fault.detail, result.reason
