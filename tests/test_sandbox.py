@@ -129,3 +129,4 @@ def test_a_sandboxed_bot_is_held_to_the_memory_cap():
                         memory_mb=200, sandboxed=True)
     fault = result.players[1].fault
     assert fault is not None and "memory limit (200 MB)" in fault.detail, result.reason
+    assert "MemoryError" in fault.detail, fault.detail      # refused at once, not sampled later
