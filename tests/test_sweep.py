@@ -15,7 +15,8 @@ from tests.conftest import ROOT, run_cli
 from tests.test_match import CALM
 
 EVERY_GAME = {**os.environ, "BOTARENA_PROGRESS_SECONDS": "0"}
-from tools.cli.sweep import _best, expand_grid
+from tools.arena.grid import expand_grid
+from tools.cli.sweep import _best
 
 
 def test_one_list():

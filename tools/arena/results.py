@@ -36,7 +36,7 @@ class RunIdentity:
     game: str
     options: dict
     time_control: TimeControl
-    bots: tuple[str, ...]
+    bots: tuple[str, ...] | None          # None: any bots (a tuning run makes up its own)
     base_seed: int | None
 
     def stamp(self) -> dict:
@@ -305,7 +305,8 @@ class _IdentityCheck:
         if record["game"] != identity.game:
             raise UsageError(f"{where} holds {record['game']} games, not {identity.game}; "
                              "give another --out file")
-        if any(name not in identity.bots for name in record["seats"]):
+        if identity.bots is not None and any(name not in identity.bots
+                                             for name in record["seats"]):
             raise UsageError(f"{where} holds games of {_names(record['seats'])}, not of the bots "
                              f"asked for ({_names(identity.bots)}); give another --out file or "
                              "the same bots")

@@ -9,7 +9,8 @@ import sys
 from referee.api import BotArenaError
 from referee.process import become_subreaper, close_all
 
-COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "bundle", "bench")
+COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
+            "bundle", "bench")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import csv
 import os
 from pathlib import Path
 
@@ -73,3 +74,14 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_game_arguments(parser)
+
+
+def write_csv(path: str, fields: list[str], rows: list[dict]) -> None:
+    """``rows`` as CSV with a header; UsageError (one line) when the file cannot be written."""
+    try:
+        with open(path, "w", newline="") as handle:
+            writer = csv.DictWriter(handle, fieldnames=fields)
+            writer.writeheader()
+            writer.writerows(rows)
+    except OSError as error:
+        raise UsageError(f"--csv {path!r}: {error.strerror}") from None

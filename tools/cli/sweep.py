@@ -3,80 +3,21 @@ other), with a table, a CSV and a plot of Elo (or a success rate, or the mean sc
 parameter."""
 from __future__ import annotations
 
-import csv
-import itertools
 import json
 import math
-import re
 import sys
 from collections import defaultdict
-from dataclasses import dataclass
 
 from referee.api import UsageError
 from tools import stats
+from tools.arena.grid import GridPoint, expand_grid
 from tools.arena.runner import interleave, paired_jobs
 from tools.arena.solo import SoloComparisons, solo_jobs
 from tools.arena.standings import Standings, round_robin
 from tools.arena.tally import HeadToHead, RunningMean, format_bounds, format_elo
 from tools.arena.tournament import Tournament, pair_count
-from tools.cli.options import add_run_arguments, check_output_file
+from tools.cli.options import add_run_arguments, check_output_file, write_csv as write_csv_rows
 from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
-
-_BRACES = re.compile(r"\{([^{}]*)\}")
-_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:\.\.\s*(\d+)\s*)?$")
-PLOT_METRICS = ("elo", "success", "mean_score")
-
-
-@dataclass(frozen=True)
-class GridPoint:
-    values: tuple[str, ...]
-    bot: str
-
-
-def expand_grid(template: str) -> tuple[list[str], list[GridPoint]]:
-    """Parameter names and the cartesian grid of a template with brace lists.
-
-    ``"hybrid --depth {1,2,3} --c {0.5,1}"`` gives names ``depth, c`` and six points; ``{1..5}``
-    and ``{0..20..5}`` are integer ranges. A parameter is named after the ``--flag`` just before
-    its braces, else ``p1``, ``p2``...
-    """
-    groups = list(_BRACES.finditer(template))
-    if not groups:
-        raise UsageError(f"sweep {template!r}: no brace list to sweep; write e.g. "
-                         "\"hybrid --depth {1,2,3}\"")
-    names, choices = [], []
-    for number, group in enumerate(groups, 1):
-        before = template[:group.start()].split()
-        flag = before[-1] if before and before[-1].startswith("-") and group.start() > 0 \
-            and template[group.start() - 1].isspace() else ""
-        names.append(flag.lstrip("-") or f"p{number}")
-        choices.append(_brace_values(group.group(1), template))
-    if len(set(names)) != len(names):
-        names = [f"{name}{number}" for number, name in enumerate(names, 1)]
-    points = []
-    for values in itertools.product(*choices):
-        pieces, last = [], 0
-        for group, value in zip(groups, values):
-            pieces += [template[last:group.start()], value]
-            last = group.end()
-        points.append(GridPoint(values, "".join(pieces + [template[last:]])))
-    return names, points
-
-
-def _brace_values(body: str, template: str) -> list[str]:
-    span = _RANGE.match(body)
-    if span:
-        first, last, step = int(span.group(1)), int(span.group(2)), int(span.group(3) or 1)
-        if step <= 0:
-            raise UsageError(f"sweep {template!r}: {{{body}}} needs a positive step")
-        direction = 1 if last >= first else -1
-        return [str(value) for value in range(first, last + direction, direction * step)]
-    values = [value.strip() for value in body.split(",")]
-    if len(values) < 2 or not all(values):
-        raise UsageError(f"sweep {template!r}: {{{body}}} should list two or more values, "
-                         "comma separated ({1,2,3}), or be a range ({1..8})")
-    return values
-
 
 def register(commands) -> None:
     parser = commands.add_parser(
@@ -332,10 +273,4 @@ def _write_csv(path: str, names: list[str], rows: list[dict]) -> None:
     fields += [key for key in ("wins", "draws", "losses", "mean_score", "success", "success_low",
                                "success_high")
                if rows and key in rows[0]]
-    try:
-        with open(path, "w", newline="") as handle:
-            writer = csv.DictWriter(handle, fieldnames=fields)
-            writer.writeheader()
-            writer.writerows(rows)
-    except OSError as error:
-        raise UsageError(f"--csv {path!r}: {error.strerror}") from None
+    write_csv_rows(path, fields, rows)

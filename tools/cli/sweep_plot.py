@@ -34,7 +34,11 @@ def plot_sweep(path: str, names: list[str], rows: list[dict], best: str | None, 
                opponent: dict | None = None) -> None:
     """Draw the sweep (see :func:`draw_sweep`) into ``path``; UsageError when it cannot be
     written."""
-    figure = draw_sweep(names, rows, best, args, opponent)
+    save_figure(draw_sweep(names, rows, best, args, opponent), path)
+
+
+def save_figure(figure, path: str) -> None:
+    """Save and close a matplotlib figure; UsageError (one line) when it cannot be written."""
     from matplotlib import pyplot
     try:
         figure.savefig(path)

@@ -1,0 +1,178 @@
+"""What a tuning run (``botarena tune``) plays its games through: bots made up on the fly from
+their command text, one results file for the whole run, resume, progress and Ctrl-C.
+
+A tuner is a producer of game jobs: each step (an SPSA iteration, a racing round, a
+verification match) is a list of jobs handed to :func:`tools.arena.runner.run_jobs` on
+``--jobs`` workers. Every step is a function of the run's settings, its base seed and the
+results of the steps before it, so a resumed run replays the games in the results file and
+carries on exactly where it stopped, whatever the number of workers.
+"""
+from __future__ import annotations
+
+import sys
+import time
+from collections.abc import Mapping
+from typing import Callable, Sequence
+
+from referee.api import UsageError
+from referee.match import PlayerSpec
+from tools.arena.botspec import resolve_bot
+from tools.arena.runner import Arena, GameJob, ResultsFile, RunIdentity, run_jobs, to_record, \
+    worker_count
+from tools.arena.setup import game_setup
+from tools.arena.tally import game_score
+
+PLAIN_PROGRESS_S = 15.0           # a plain progress line at most this often (stderr not a tty)
+
+
+class TuneInterrupted(Exception):
+    """Ctrl-C or SIGTERM during a tuning run (the games finished so far are saved)."""
+
+
+class BotsByText(Mapping):
+    """Bots named by their command text, resolved the first time a game needs them."""
+
+    def __init__(self, game: str):
+        self.game = game
+        self._resolved: dict[str, PlayerSpec] = {}
+
+    def __getitem__(self, text: str) -> PlayerSpec:
+        if text not in self._resolved:
+            self._resolved[text] = resolve_bot(self.game, text, check_args=False)
+        return self._resolved[text]
+
+    def __iter__(self):
+        return iter(self._resolved)
+
+    def __len__(self) -> int:
+        return len(self._resolved)
+
+
+def score_of(record: dict, bot: str, opponent: str) -> float:
+    """``bot``'s score (1, 1/2, 0); a game the referee failed counts as a draw."""
+    if record.get("referee_error") is not None:
+        return 0.5
+    return game_score(record, bot, opponent)
+
+
+class TuneSession:
+    """The game, the results file and the workers of one tuning run."""
+
+    def __init__(self, args, stamp: dict, progress_text: Callable[[], str] = lambda: ""):
+        self.game, self.options, self.clock = game_setup(args)
+        if self.game.seats[0] > 2 or self.game.seats[1] < 2:
+            raise UsageError(f"tune plays bots one against one; {self.game.name} is not a game "
+                             "for two players")
+        self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None,
+                           BotsByText(self.game.name))
+        self.workers = worker_count(args.jobs)
+        self.stamp = stamp
+        self.progress_text = progress_text
+        self.results = ResultsFile(args.out) if args.out else None
+        records, base_seed = [], args.seed
+        if self.results is not None:
+            identity = RunIdentity(self.game.name, self.options, self.clock, None, args.seed)
+            records, base_seed = self.results.load(identity)
+            self._check_stamps(records)
+        self.base_seed = base_seed if base_seed is not None else _random_seed()
+        self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed)
+        self.saved = {(record["pair"], tuple(record["seats"])): record for record in records}
+        self.quiet = args.quiet
+        self.bar = None
+        self.show_bar = not (args.quiet or args.json) and sys.stderr.isatty()
+        self.planned = 0
+        self.games = 0                 # finished games, replayed from the file or played now
+        self.played = 0                # played by this process
+        self._last_line = time.monotonic()
+
+    def _check_stamps(self, records: list[dict]) -> None:
+        where = f"results file {str(self.results.path)!r}"
+        for record in records:
+            theirs = (record.get("tune") or {}).get("run")
+            if theirs is None:
+                raise UsageError(f"{where} holds games that are not from a tuning run; give "
+                                 "another --out file")
+            if theirs != self.stamp:
+                key = next((key for key in self.stamp if theirs.get(key) != self.stamp[key]),
+                           "settings")
+                raise UsageError(f"{where} is from another tuning run ({key} {theirs.get(key)!r},"
+                                 f" not {self.stamp.get(key)!r}); give another --out file or the "
+                                 "same settings")
+
+    # -- playing ----------------------------------------------------------------------------
+    def play(self, jobs: Sequence[GameJob], tags: Sequence[dict]) -> list[dict]:
+        """The records of ``jobs`` in job order: from the results file when there, else played.
+        ``tags`` (one per job: phase, step, each seat's parameters) go into each record."""
+        records: dict[tuple, dict] = {}
+        pending = []
+        for job, tag in zip(jobs, tags):
+            if job.key in self.saved:
+                records[job.key] = self.saved[job.key]
+                self._count(1)
+            else:
+                pending.append((job, tag))
+        if pending:
+            self._play_pending(pending, records)
+        return [records[job.key] for job in jobs]
+
+    def _play_pending(self, pending: list[tuple[GameJob, dict]], records: dict) -> None:
+        tag_of = {job.key: tag for job, tag in pending}
+        if self.results is not None and self.results._fd is None:
+            self.results.open()
+        def on_result(job: GameJob, result) -> bool:
+            record = to_record(result, job, self.identity)
+            record["tune"] = {"run": self.stamp, **tag_of[job.key]}
+            if self.results is not None:
+                self.results.append(record)
+            records[job.key] = record
+            self.played += 1
+            self._count(1)
+            return False
+        try:
+            outcome = run_jobs(self.arena, [job for job, _ in pending], workers=self.workers,
+                               on_result=on_result)
+        except KeyboardInterrupt:
+            raise TuneInterrupted from None
+        if outcome.interrupted or len(records) < len(tag_of):
+            raise TuneInterrupted
+
+    # -- progress ---------------------------------------------------------------------------
+    def plan(self, games: int) -> None:
+        """The run's total games so far as known (racing learns it as points drop)."""
+        self.planned = max(games, self.games)
+        if self.bar is not None:
+            self.bar.total = self.planned
+            self.bar.refresh()
+
+    def _count(self, games: int) -> None:
+        self.games += games
+        if self.show_bar:
+            if self.bar is None:
+                from tqdm import tqdm
+                self.bar = tqdm(total=self.planned or None, initial=self.games - games,
+                                unit="game", file=sys.stderr, leave=False, dynamic_ncols=True,
+                                desc=f"tune {self.game.name}", smoothing=0.05)
+            self.bar.set_postfix_str(self.progress_text(), refresh=False)
+            self.bar.update(games)
+        elif not self.quiet and time.monotonic() - self._last_line >= PLAIN_PROGRESS_S:
+            self.progress_line()
+
+    def progress_line(self) -> None:
+        """One plain line on stderr (when there is no progress bar)."""
+        if self.quiet or self.show_bar:
+            return
+        self._last_line = time.monotonic()
+        print(f"tune: {self.games}/{self.planned} games  {self.progress_text()}", file=sys.stderr,
+              flush=True)
+
+    def close(self) -> None:
+        if self.bar is not None:
+            self.bar.close()
+            self.bar = None
+        if self.results is not None:
+            self.results.close()
+
+
+def _random_seed() -> int:
+    import random
+    return random.randrange(2**31)
