@@ -135,7 +135,7 @@ class RaceRun:
 
     def progress_text(self) -> str:
         best = self.race.best()
-        return (f"round {self.round_number + 1}/{self.rounds}  {len(self.race.live)} of "
+        return (f"round {min(self.round_number + 1, self.rounds)}/{self.rounds}  {len(self.race.live)} of "
                 f"{len(self.race.entrants)} points live  best {best.point.bot!r} "
                 f"{best.score:.0%}")
 

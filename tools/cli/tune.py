@@ -75,6 +75,7 @@ def run(args) -> int:
         tuner.prepare(session)
         try:
             tuner.tune(session)
+            session.progress_line()
             tuned = tuner.tuned_bot()
             session.plan(session.games + 2 * args.games)
             tallies = verify(session, tuned, {"opponent": args.vs, "start": tuner.start_bot()},
