@@ -105,7 +105,7 @@ def test_racing_keeps_the_true_best_point_and_drops_most_others(drop):
         race = race_on_model(seed, drop)
         live = [entrant.point.values for entrant in race.live]
         kept_best += ("0.3", "7") in live
-        assert len(live) <= 4 and race.games_played() < race.full_grid_games()
+        assert len(live) <= 5 and race.games_played() < race.full_grid_games()   # 11 of 16 out
     assert kept_best >= 19
 
 
@@ -223,4 +223,4 @@ def test_progress_bar_on_a_terminal_and_a_plain_line_when_piped(cli):
     assert status == 0, output
     assert "tune number_maze_duel" in output and "iteration" in output and "Traceback" not in output
     piped = cli(*args)
-    assert piped.returncode == 0 and "tune: 4/4 games  iteration 2/2" in piped.stderr
+    assert piped.returncode == 0 and "botarena: tune number_maze_duel: 4/4 games  iteration 1/2  x=" in piped.stderr

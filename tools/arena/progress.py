@@ -35,6 +35,11 @@ class TerminalBar:
         self._bar = tqdm(total=total, initial=initial, unit="game", file=stream, leave=False,
                          desc=description, dynamic_ncols=True, smoothing=0.05)
 
+    def set_total(self, total: int) -> None:
+        """A new total (a tuner learns its own as it goes)."""
+        self._bar.total = total
+        self._bar.refresh()
+
     def update(self, finished: int, text: str) -> None:
         self._bar.set_postfix_str(text, refresh=False)
         self._bar.update(finished - self._bar.n)
@@ -56,6 +61,10 @@ class ProgressLines:
         self._clock = clock
         self._last_time = clock()
         self._last_count = initial
+
+    def set_total(self, total: int) -> None:
+        self.total = total
+        self.step = max(1, math.ceil(total / 10))
 
     def update(self, finished: int, text: str) -> None:
         crossed = finished // self.step > self._last_count // self.step or finished == self.total

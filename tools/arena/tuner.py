@@ -9,20 +9,19 @@ carries on exactly where it stopped, whatever the number of workers.
 """
 from __future__ import annotations
 
-import sys
-import time
+import contextlib
+import random
 from collections.abc import Mapping
-from typing import Callable, Sequence
+from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
 from referee.match import PlayerSpec
 from tools.arena.botspec import resolve_bot
-from tools.arena.runner import Arena, GameJob, ResultsFile, RunIdentity, run_jobs, to_record, \
-    worker_count
+from tools.arena.executor import GameExecutor, open_executor
+from tools.arena.progress import open_progress
+from tools.arena.runner import Arena, GameJob, ResultsFile, RunIdentity, run_jobs, to_record
 from tools.arena.setup import game_setup
 from tools.arena.tally import game_score
-
-PLAIN_PROGRESS_S = 15.0           # a plain progress line at most this often (stderr not a tty)
 
 
 class TuneInterrupted(Exception):
@@ -32,13 +31,15 @@ class TuneInterrupted(Exception):
 class BotsByText(Mapping):
     """Bots named by their command text, resolved the first time a game needs them."""
 
-    def __init__(self, game: str):
+    def __init__(self, game: str, check_files: bool = True):
         self.game = game
+        self.check_files = check_files
         self._resolved: dict[str, PlayerSpec] = {}
 
     def __getitem__(self, text: str) -> PlayerSpec:
         if text not in self._resolved:
-            self._resolved[text] = resolve_bot(self.game, text, check_args=False)
+            self._resolved[text] = resolve_bot(self.game, text, check_args=False,
+                                               check_files=self.check_files)
         return self._resolved[text]
 
     def __iter__(self):
@@ -63,9 +64,12 @@ class TuneSession:
         if self.game.seats[0] > 2 or self.game.seats[1] < 2:
             raise UsageError(f"tune plays bots one against one; {self.game.name} is not a game "
                              "for two players")
+        self.cluster, self.workdir = getattr(args, "cluster", None), getattr(args, "workdir", None)
+        self.jobs = args.jobs
         self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None,
-                           BotsByText(self.game.name))
-        self.workers = worker_count(args.jobs)
+                           BotsByText(self.game.name, check_files=self.cluster is None))
+        self._executor: GameExecutor | None = None
+        self.executor_description = "no games played now"
         self.stamp = stamp
         self.progress_text = progress_text
         self.results = ResultsFile(args.out) if args.out else None
@@ -74,16 +78,14 @@ class TuneSession:
             identity = RunIdentity(self.game.name, self.options, self.clock, None, args.seed)
             records, base_seed = self.results.load(identity)
             self._check_stamps(records)
-        self.base_seed = base_seed if base_seed is not None else _random_seed()
+        self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
         self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed)
         self.saved = {(record["pair"], tuple(record["seats"])): record for record in records}
-        self.quiet = args.quiet
-        self.bar = None
-        self.show_bar = not (args.quiet or args.json) and sys.stderr.isatty()
+        self.quiet = bool(args.quiet or args.json)
+        self.progress = None
         self.planned = 0
         self.games = 0                 # finished games, replayed from the file or played now
         self.played = 0                # played by this process
-        self._last_line = time.monotonic()
 
     def _check_stamps(self, records: list[dict]) -> None:
         where = f"results file {str(self.results.path)!r}"
@@ -120,7 +122,7 @@ class TuneSession:
         if self.results is not None and self.results._fd is None:
             self.results.open()
         def on_result(job: GameJob, result) -> bool:
-            record = to_record(result, job, self.identity)
+            record = to_record(result, job, self.identity, self.arena.commands(job))
             record["tune"] = {"run": self.stamp, **tag_of[job.key]}
             if self.results is not None:
                 self.results.append(record)
@@ -129,50 +131,51 @@ class TuneSession:
             self._count(1)
             return False
         try:
-            outcome = run_jobs(self.arena, [job for job, _ in pending], workers=self.workers,
-                               on_result=on_result)
+            with self.executor() as executor:
+                outcome = run_jobs(executor, [job for job, _ in pending], on_result=on_result)
         except KeyboardInterrupt:
             raise TuneInterrupted from None
         if outcome.interrupted or len(records) < len(tag_of):
             raise TuneInterrupted
 
+    @contextlib.contextmanager
+    def executor(self) -> Iterator[GameExecutor]:
+        """One executor (threads, or a cluster) for every step of the run."""
+        if self._executor is None:
+            self._executor = open_executor(self.arena, jobs=self.jobs, cluster=self.cluster,
+                                           bot_texts=_SameText(), workdir=self.workdir)
+            self.executor_description = self._executor.description
+        yield self._executor
+
     # -- progress ---------------------------------------------------------------------------
     def plan(self, games: int) -> None:
-        """The run's total games so far as known (racing learns it as points drop)."""
+        """The run's total games as far as known (racing learns it as points drop)."""
         self.planned = max(games, self.games)
-        if self.bar is not None:
-            self.bar.total = self.planned
-            self.bar.refresh()
+        if self.progress is not None:
+            self.progress.set_total(self.planned)
 
     def _count(self, games: int) -> None:
         self.games += games
-        if self.show_bar:
-            if self.bar is None:
-                from tqdm import tqdm
-                self.bar = tqdm(total=self.planned or None, initial=self.games - games,
-                                unit="game", file=sys.stderr, leave=False, dynamic_ncols=True,
-                                desc=f"tune {self.game.name}", smoothing=0.05)
-            self.bar.set_postfix_str(self.progress_text(), refresh=False)
-            self.bar.update(games)
-        elif not self.quiet and time.monotonic() - self._last_line >= PLAIN_PROGRESS_S:
-            self.progress_line()
-
-    def progress_line(self) -> None:
-        """One plain line on stderr (when there is no progress bar)."""
-        if self.quiet or self.show_bar:
-            return
-        self._last_line = time.monotonic()
-        print(f"tune: {self.games}/{self.planned} games  {self.progress_text()}", file=sys.stderr,
-              flush=True)
+        if self.progress is None:
+            self.progress = open_progress(self.planned, self.games - games,
+                                          f"tune {self.game.name}",
+                                          quiet=self.quiet)
+        if self.progress is not None:
+            self.progress.update(self.games, self.progress_text())
 
     def close(self) -> None:
-        if self.bar is not None:
-            self.bar.close()
-            self.bar = None
+        if self.progress is not None:
+            self.progress.close()
+            self.progress = None
+        if self._executor is not None:
+            self._executor.close()
+            self._executor = None
         if self.results is not None:
             self.results.close()
 
 
-def _random_seed() -> int:
-    import random
-    return random.randrange(2**31)
+class _SameText(dict):
+    """name -> command for a cluster's workers: a tuning run names each bot by its command."""
+
+    def __missing__(self, name: str) -> str:
+        return name

@@ -126,7 +126,6 @@ class RaceRun:
             self.history.append({"round": self.round_number, "live": len(self.race.live),
                                  "dropped": [e.point.bot for e in dropped]})
             self.round_number += 1
-            session.progress_line()
 
     def planned_games(self) -> int:
         """Games so far plus the most the rounds left could take."""

@@ -19,6 +19,9 @@ from tools.arena.tournament import Tournament, pair_count
 from tools.cli.options import add_run_arguments, check_output_file, write_csv as write_csv_rows
 from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
 
+PLOT_METRICS = ("elo", "success", "mean_score")
+
+
 def register(commands) -> None:
     parser = commands.add_parser(
         "sweep", help="rate a grid of bot parameters against an opponent, table, CSV and plot",

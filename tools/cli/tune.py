@@ -71,11 +71,10 @@ def run(args) -> int:
     tuner = _SpsaTuner(args) if args.method == "spsa" else _RaceTuner(args)
     session = TuneSession(args, tuner.stamp(), tuner.progress_text)
     try:
-        tuner.check_bots(session.game.name)
+        tuner.check_bots(session.game.name, session.cluster is not None)
         tuner.prepare(session)
         try:
             tuner.tune(session)
-            session.progress_line()
             tuned = tuner.tuned_bot()
             session.plan(session.games + 2 * args.games)
             tallies = verify(session, tuned, {"opponent": args.vs, "start": tuner.start_bot()},
@@ -129,9 +128,10 @@ def bot_defaults(game: str, template: str, names: list[str]) -> dict[str, str]:
     return defaults
 
 
-def check_bot(game: str, bot: str, what: str) -> None:
+def check_bot(game: str, bot: str, what: str, on_cluster: bool = False) -> None:
+    """A bot's arguments checked here; its files too, unless a cluster's workers hold them."""
     try:
-        resolve_bot(game, bot)
+        resolve_bot(game, bot, check_files=not on_cluster)
     except UsageError as error:
         raise UsageError(f"{what}: {error}") from None
 
@@ -158,7 +158,7 @@ class _SpsaTuner:
                 "pairs": self.pairs, "spsa_games": a.spsa_games, "start": a.start,
                 "c_end": a.c_end, "r_end": a.r_end}
 
-    def check_bots(self, game: str) -> None:
+    def check_bots(self, game: str, on_cluster: bool) -> None:
         defaults = bot_defaults(game, self.args.template, [p.name for p in self.parameters])
         self.start = []
         for p in self.parameters:
@@ -178,8 +178,8 @@ class _SpsaTuner:
                               ("high", [p.high for p in self.parameters]), ("start", self.start)):
             units = [p.to_internal(v) for p, v in zip(self.parameters, values)]
             texts = [p.text(u) for p, u in zip(self.parameters, units)]
-            check_bot(game, fill(self.args.template, texts), f"BOT at its {label} values")
-        check_bot(game, self.args.vs, "--vs")
+            check_bot(game, fill(self.args.template, texts), f"BOT at its {label} values", on_cluster)
+        check_bot(game, self.args.vs, "--vs", on_cluster)
 
     def prepare(self, session: TuneSession) -> None:
         per_iteration = self.pairs * 2
@@ -230,16 +230,16 @@ class _RaceTuner:
         return {"method": "race", "bot": a.template, "vs": a.vs, "rounds": a.rounds,
                 "pairs": self.pairs, "drop": a.drop}
 
-    def check_bots(self, game: str) -> None:
+    def check_bots(self, game: str, on_cluster: bool) -> None:
         for point in self.points:
-            check_bot(game, point.bot, "grid point")
-        check_bot(game, self.args.vs, "--vs")
+            check_bot(game, point.bot, "grid point", on_cluster)
+        check_bot(game, self.args.vs, "--vs", on_cluster)
         defaults = {**bot_defaults(game, self.args.template, self.names),
                     **{name: _number_text(value) for name, value in self.given_start.items()}}
         self.start = fill(self.args.template, [defaults.get(name, "") for name in self.names]) \
             if all(name in defaults for name in self.names) else None
         if self.start is not None:
-            check_bot(game, self.start, "the starting parameters")
+            check_bot(game, self.start, "the starting parameters", on_cluster)
 
     def prepare(self, session: TuneSession) -> None:
         self.base_seed = session.base_seed

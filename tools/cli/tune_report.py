@@ -13,7 +13,8 @@ def summary(args, tuner, session, tallies: dict[str, HeadToHead]) -> dict:
     result = {"method": tuner.method, "bot": args.template, "vs": args.vs,
               "seed": session.base_seed, "games": session.games,
               "games_played_now": session.played, "tuned": tuner.tuned_bot(),
-              "start": tuner.start_bot(), "verification": {}}
+              "start": tuner.start_bot(), "executor": session.executor_description,
+              "verification": {}}
     if tuner.method == "spsa":
         spsa = tuner.run.spsa
         result["parameters"] = {p.name: v for p, v in zip(spsa.parameters, spsa.values())}
@@ -76,7 +77,8 @@ def report_lines(result: dict, args, plotted: bool) -> list[str]:
     if args.plot:
         lines.append(f"plot: {args.plot}" if plotted else
                      f"plot: not drawn, matplotlib is missing ({PLOT_HINT})")
-    lines.append(f"seed {result['seed']}" + (f"  results {args.out}" if args.out else ""))
+    lines.append(f"seed {result['seed']}  {result['executor']}"
+                 + (f"  results {args.out}" if args.out else ""))
     return lines
 
 
@@ -142,4 +144,5 @@ def write_plot(path: str, tuner, args) -> None:
         axes.set_ylabel(f"Elo vs {args.vs} (95 %; grey: dropped)")
         axes.axhline(0, color="grey", linewidth=0.8)
     figure.suptitle(f"{args.game}: tune {args.method} {args.template}", fontsize=10)
+    figure.tight_layout()
     save_figure(figure, path)
