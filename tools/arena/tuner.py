@@ -19,7 +19,8 @@ from referee.match import PlayerSpec
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
-from tools.arena.runner import Arena, GameJob, ResultsFile, RunIdentity, run_jobs, to_record
+from tools.arena.results import ResultsFile, RunIdentity, record_key
+from tools.arena.runner import Arena, GameJob, run_jobs, to_record
 from tools.arena.setup import game_setup
 from tools.arena.tally import game_score
 
@@ -72,15 +73,24 @@ class TuneSession:
         self.executor_description = "no games played now"
         self.stamp = stamp
         self.progress_text = progress_text
+        if self.cluster is not None:
+            raise UsageError("tune --cluster: not yet; a cluster's workers play a fixed set of "
+                             "bots, and a tuning run makes up new ones as it goes (use --jobs)")
         self.results = ResultsFile(args.out) if args.out else None
-        records, base_seed = [], args.seed
-        if self.results is not None:
-            identity = RunIdentity(self.game.name, self.options, self.clock, None, args.seed)
-            records, base_seed = self.results.load(identity)
-            self._check_stamps(records)
+        base_seed = args.seed
+        self.saved: dict[tuple, dict] = {}
+        if self.results is not None:      # locked until the run ends
+            base_seed = self.results.open(RunIdentity(self.game.name, self.options, self.clock,
+                                                      None, args.seed))
+            records = list(self.results.records())
+            try:
+                self._check_stamps(records)
+            except UsageError:
+                self.results.close()
+                raise
+            self.saved = {record_key(record): record for record in records}
         self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
         self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed)
-        self.saved = {(record["pair"], tuple(record["seats"])): record for record in records}
         self.quiet = bool(args.quiet or args.json)
         self.progress = None
         self.planned = 0
@@ -119,8 +129,6 @@ class TuneSession:
 
     def _play_pending(self, pending: list[tuple[GameJob, dict]], records: dict) -> None:
         tag_of = {job.key: tag for job, tag in pending}
-        if self.results is not None and self.results._fd is None:
-            self.results.open()
         def on_result(job: GameJob, result) -> bool:
             record = to_record(result, job, self.identity, self.arena.commands(job))
             record["tune"] = {"run": self.stamp, **tag_of[job.key]}
