@@ -35,6 +35,7 @@ class Race:
     pairs_per_round: int
     drop: str = "bounds"
     entrants: list[Entrant] = field(init=False)
+    tied_cuts: list[int] = field(default_factory=list)   # rounds whose cut split equal scores
 
     def __post_init__(self):
         self.entrants = [Entrant(point, HeadToHead(point.bot, self.opponent))
@@ -70,7 +71,10 @@ class Race:
             return []
         if self.drop == "half":
             ranked = sorted(live, key=lambda entrant: -entrant.score)
-            losers = ranked[math.ceil(len(live) / 2):]
+            keep = math.ceil(len(live) / 2)
+            losers = ranked[keep:]
+            if ranked[keep - 1].score == ranked[keep].score:     # kept by grid order alone
+                self.tied_cuts.append(round_number)
         else:
             floor = self.best().tally.elo()[0].low
             losers = [entrant for entrant in live if entrant.tally.elo()[0].high < floor]

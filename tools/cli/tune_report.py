@@ -30,6 +30,7 @@ def summary(args, tuner, session, tallies: dict[str, HeadToHead]) -> dict:
         result["points"] = [_point_row(tuner.names, entrant) for entrant in race.entrants]
         result["race_games"] = race.games_played()
         result["full_grid_games"] = race.full_grid_games()
+        result["tied_cuts"] = race.tied_cuts
     for label, tally in tallies.items():
         estimate, model = tally.elo()
         result["verification"][label] = {
@@ -61,7 +62,7 @@ def report_lines(result: dict, args, plotted: bool) -> list[str]:
         lines.append("  theta " + ", ".join(f"{name}={value:.4g}"
                                             for name, value in result["theta"].items()))
     else:
-        lines += _race_lines(result)
+        lines += _race_lines(result, list(result["parameters"]))
     lines.append(f"tuned: {parameters}  ->  {result['tuned']}")
     if result["start"] is not None:
         lines.append(f"start: {result['start']}")
@@ -82,19 +83,26 @@ def report_lines(result: dict, args, plotted: bool) -> list[str]:
     return lines
 
 
-def _race_lines(result: dict) -> list[str]:
-    lines = [f"  {'point':<40} {'games':>5} {'score':>6} {'Elo':>7}  95 % interval     dropped"]
+def _race_lines(result: dict, names: list[str]) -> list[str]:
+    widths = [max(len(name), *(len(str(row[name])) for row in result["points"])) for name in names]
+    head = "  ".join(f"{name:>{width}}" for name, width in zip(names, widths))
+    lines = [f"  {head}  {'games':>5}  {'score':>6}  {'Elo':>7}  {'95 % interval':<18}  dropped"]
     for row in result["points"]:
+        cells = "  ".join(f"{row[name]:>{width}}" for name, width in zip(names, widths))
         dropped = f"after round {row['dropped_after_round']}" if row["dropped_after_round"] \
             else "live"
-        lines.append(f"  {row['bot'][:40]:<40} {row['games']:>5} {row['score']:>6.1%} "
-                     f"{format_elo(row['elo'], '-'):>7}  "
-                     f"[{format_elo(row['elo_low'], '-inf')}, {format_elo(row['elo_high'], '+inf')}]"
-                     f"  {dropped}")
+        unbounded = "+inf" if row["score"] > 0.5 else "-inf"
+        bounds = f"[{format_elo(row['elo_low'], '-inf')}, {format_elo(row['elo_high'], '+inf')}]"
+        lines.append(f"  {cells}  {row['games']:>5}  {row['score']:>6.1%}  "
+                     f"{format_elo(row['elo'], unbounded):>7}  {bounds:<18}  {dropped}")
     saved = result["full_grid_games"] - result["race_games"]
     lines.append(f"  racing used {result['race_games']} games; a full grid with as many games "
                  f"per point as the winner's takes {result['full_grid_games']}: {saved} saved "
                  f"({saved / max(result['full_grid_games'], 1):.0%})")
+    if result["tied_cuts"]:
+        rounds = ", ".join(str(number + 1) for number in result["tied_cuts"])
+        lines.append(f"  note: the cut after round {rounds} split points with equal scores (the "
+                     "earlier in the grid kept): play more --pairs, or pick a closer opponent")
     return lines
 
 
