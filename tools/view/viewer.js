@@ -179,7 +179,10 @@ var BotArena = (function () {
     var bar = el(root, "div", {id: "timeline"});
     var self = this;
     function button(id, label, title, action) {
-      el(bar, "button", {id: id, title: title}, label).addEventListener("click", action);
+      el(bar, "button", {id: id, title: title}, label).addEventListener("click", function (event) {
+        action();
+        event.currentTarget.blur();       // so that space plays/pauses instead of clicking it again
+      });
     }
     button("first", "|\u25c0", "first (Home)", function () { self.go(0); });
     button("prev", "\u25c0", "previous (\u2190)", function () { self.go(self.step - 1); });
