@@ -4,8 +4,10 @@ The page in a real browser is tests/test_view_browser.py; here, what the page em
 from __future__ import annotations
 
 import json
+import os
 import re
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -182,3 +184,20 @@ def test_results_line_without_a_replay_says_how_to_keep_them(tmp_path):
                    "--out", str(results), "--quiet", *SLACK).returncode == 0
     done = run_cli("view", f"{results}:1")
     assert done.returncode == 2 and "--replays DIR" in done.stderr
+
+
+def test_open_hands_the_page_to_the_users_browser(tmp_path):
+    """--open goes through Python's webbrowser, which honours $BROWSER: here a script that notes
+    the address it is given."""
+    replay = play(tmp_path, "tictactoe", GAMES["tictactoe"])
+    noted = tmp_path / "opened.txt"
+    opener = tmp_path / "opener.py"
+    opener.write_text(f"import sys; open({str(noted)!r}, 'w').write(sys.argv[1])\n")
+    done = run_cli("view", str(replay), "--open",
+                   env={**os.environ, "BROWSER": f"{sys.executable} {opener} %s"})
+    assert done.returncode == 0, done.stderr
+    for _ in range(100):                       # webbrowser may start the opener in the background
+        if noted.exists() and noted.read_text():
+            break
+        time.sleep(0.05)
+    assert noted.read_text() == replay.with_suffix(".html").resolve().as_uri()
