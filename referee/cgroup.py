@@ -64,10 +64,12 @@ def run_folder() -> str | None:
                 _unavailable = True         # opted out: the process search only
                 return None
             mount, own = _cgroup2_mount(), _own_cgroup()
-            folder = f"{mount}{own.rstrip('/')}/botarena.{os.getpid()}" if mount and own else None
+            parent = f"{mount}{own.rstrip('/')}" if mount and own else None
+            folder = f"{parent}/botarena.{os.getpid()}" if parent else None
             try:
-                if folder is None or not os.path.exists(f"{mount}{own.rstrip('/')}/cgroup.procs"):
+                if parent is None or not os.path.exists(f"{parent}/cgroup.procs"):
                     raise FileNotFoundError(folder)
+                _remove_stale_folders(parent)
                 os.mkdir(folder)
                 _run_folder = folder
             except FileExistsError:
@@ -75,6 +77,22 @@ def run_folder() -> str | None:
             except OSError:
                 _unavailable = True
         return _run_folder
+
+
+def _remove_stale_folders(parent: str) -> None:
+    """Remove the run folders of botarena processes that are gone (a guardian killed with them)."""
+    for name in os.listdir(parent):
+        owner = name.partition(".")[2]
+        if not name.startswith("botarena.") or not owner.isdigit():
+            continue
+        try:
+            os.kill(int(owner), 0)
+            continue                            # still running
+        except ProcessLookupError:
+            pass
+        except OSError:
+            continue
+        _remove_folder(f"{parent}/{name}")
 
 
 class BotCgroup:
@@ -179,9 +197,11 @@ def _unavailable_now() -> None:
 
 def remove_run_folder() -> None:
     """At exit: delete the run's cgroup folder (its bot cgroups are gone by then)."""
-    folder = _run_folder
-    if folder is None:
-        return
+    if _run_folder is not None:
+        _remove_folder(_run_folder)
+
+
+def _remove_folder(folder: str) -> None:
     try:
         for name in os.listdir(folder):
             if name.startswith("bot."):

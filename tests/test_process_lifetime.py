@@ -140,6 +140,24 @@ def test_no_cgroup_where_none_can_be_made_or_when_opted_out(monkeypatch, why):
     assert cgroup.run_folder() is None and cgroup.bot_cgroup(os.getpid()) is None
 
 
+def test_the_cgroup_folder_of_a_harness_that_is_gone_is_removed_by_the_next(monkeypatch):
+    """A run folder left behind (its harness and guardian both killed) does not pile up."""
+    _require_cgroups()
+    parent = os.path.dirname(cgroup.run_folder())
+    gone = subprocess.Popen(["true"])
+    gone.wait()
+    stale = f"{parent}/botarena.{gone.pid}"
+    os.makedirs(f"{stale}/bot.1")
+    try:
+        monkeypatch.setattr(cgroup, "_run_folder", None)
+        assert cgroup.run_folder() is not None
+        assert not os.path.exists(stale)
+    finally:
+        for path in (f"{stale}/bot.1", stale):
+            if os.path.exists(path):
+                os.rmdir(path)
+
+
 STOPS = {"play": ["play", "tictactoe", f"{HOSTILE} children", HANGS],
          "match": ["match", "tictactoe", f"{HOSTILE} children", HANGS, "-n", "4", "--jobs", "1",
                    "--quiet"]}
