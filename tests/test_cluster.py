@@ -56,9 +56,10 @@ class DaskProcesses:
     """A ``dask scheduler`` and ``dask worker`` processes on 127.0.0.1, ended at teardown."""
 
     def __init__(self, folder: Path):
+        # as botarena's own local clusters: a game whose worker dies is retried by botarena
         self.folder, self.processes, self.workers = folder, [], []
         self.scheduler_file = folder / "scheduler.json"
-        env = dict(os.environ, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="1")
+        env = dict(os.environ, DASK_DISTRIBUTED__SCHEDULER__ALLOWED_FAILURES="0")
         self._start(["scheduler", "--host", "127.0.0.1", "--port", "0", "--dashboard-address",
                      "127.0.0.1:0", "--scheduler-file", str(self.scheduler_file)], env=env)
         deadline = time.monotonic() + 60
@@ -294,3 +295,14 @@ def test_a_producer_makes_up_bots_as_it_goes_on_a_cluster():
         ("random --seed 1", "random --seed 2"), ("random --seed 3", "random --seed 1"),
         ("random --seed 4", "random --seed 1")]
     assert all(error is None and bots == list(seats) for seats, error, bots in seen)
+
+
+@pytest.mark.parametrize("address, message", [
+    ("local:x", "botarena: --cluster 'local:x': write local or local:N (N worker processes)"),
+    ("local:0", "botarena: --cluster 'local:0': N must be at least 1"),
+    ("tcp://127.0.0.1:1", "botarena: --cluster tcp://127.0.0.1:1: no Dask scheduler answers there"),
+])
+def test_a_bad_cluster_address_is_one_line(address, message):
+    done = run_cli("match", "tictactoe", "random", "random", "-n", "2", "--cluster", address)
+    assert done.returncode == 2 and done.stdout == ""
+    assert len(done.stderr.splitlines()) == 1 and done.stderr.startswith(message), done.stderr

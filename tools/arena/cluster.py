@@ -134,8 +134,9 @@ def _local_cluster(text: str) -> LocalCluster:
         print(f"botarena: --cluster {text} is more than the {cores} core(s) here; using "
               f"local:{cores} so that bots are not starved of CPU and time out", file=sys.stderr)
         count = cores
-    # one retry of a game whose worker died, as for a failed game (see the module docstring)
-    dask.config.set({"distributed.scheduler.allowed-failures": 1})
+    # a game whose worker died comes back at once (KilledWorker) and is retried once on another
+    # worker here, like any failed game (see the module docstring), not again by the scheduler
+    dask.config.set({"distributed.scheduler.allowed-failures": 0})
     # the workers inherit an ignored SIGINT: Ctrl-C at a terminal reaches the whole process
     # group, and this process, not its workers, decides what an interruption keeps
     ignoring = threading.current_thread() is threading.main_thread()
