@@ -224,3 +224,27 @@ def test_progress_bar_on_a_terminal_and_a_plain_line_when_piped(cli):
     assert "tune number_maze_duel" in output and "iteration" in output and "Traceback" not in output
     piped = cli(*args)
     assert piped.returncode == 0 and "botarena: tune number_maze_duel: 4/4 games  iteration 1/2  x=" in piped.stderr
+
+
+def test_ctrl_c_prints_the_best_so_far_and_the_run_resumes(tmp_path):
+    """SIGINT mid-run: exit 130, the current theta printed, the games kept for a resume."""
+    import signal
+    import subprocess
+    import sys
+    import time
+    from tests.conftest import ROOT
+    out = tmp_path / "stop.jsonl"
+    args = [sys.executable, "-m", "tools.cli", "tune", "number_maze_duel", BOT, "--vs", OPPONENT,
+            "--iterations", "500", "-n", "0", "--seed", "1", "--out", str(out), "--quiet", *QUICK]
+    process = subprocess.Popen(args, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+                               text=True)
+    deadline = time.monotonic() + 120
+    while time.monotonic() < deadline and (not out.exists() or
+                                           len(out.read_text().splitlines()) < 4):
+        time.sleep(0.1)
+    process.send_signal(signal.SIGINT)
+    stdout, _ = process.communicate(timeout=120)
+    assert process.returncode == 130
+    assert "best so far: tests/tuning_bot.py --x " in stdout and "run the same command again" in stdout
+    kept = len(out.read_text().splitlines())
+    assert kept >= 4
