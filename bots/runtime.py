@@ -4,7 +4,9 @@ Stdlib only: a bundled bot inlines this module.
 """
 from __future__ import annotations
 
+import argparse
 import os
+import random
 import sys
 import time
 
@@ -129,3 +131,29 @@ def add_fixed_policy_arguments(parser, *, uses_seed: bool) -> None:
 def clock_from(options) -> TurnClock:
     """The TurnClock of options made by ``add_budget_arguments``."""
     return TurnClock(options.first_turn_ms, options.turn_ms, options.margin_ms)
+
+
+def random_bot_parser(description: str, *, uniform_command_line: bool = False) -> argparse.ArgumentParser:
+    """The parser of a built-in ``random`` bot: --seed; with ``uniform_command_line``, also
+    --iterations and --margin-ms, accepted and unused, as that game's search bots take them."""
+    parser = argparse.ArgumentParser(description=description)
+    if uniform_command_line:
+        add_fixed_policy_arguments(parser, uses_seed=True)
+    else:
+        parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
+    return parser
+
+
+def play_random(options, read_choices, action_text=str, *, read_init=None, report_figures=False) -> None:
+    """The loop of every built-in ``random`` bot: each turn, ``read_choices(init)`` reads the turn
+    from stdin and returns its legal actions, and one of them, drawn uniformly with
+    ``options.seed``, is answered. ``init`` is what ``read_init()`` read once before the first
+    turn (None without it). ``report_figures``: [PDATA] like the search bots of the game."""
+    rng = random.Random(options.seed)
+    init = read_init() if read_init is not None else None
+    while True:
+        choices = read_choices(init)
+        started = time.perf_counter()
+        answer(action_text(rng.choice(choices)))
+        if report_figures:
+            report(iterations=0, depth=0, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))

@@ -102,7 +102,14 @@ class OptionSpec:
 class Game:
     """Static facts about a game, the factory of its states, and its codec.
 
-    Subclasses set the class attributes and implement the four methods.
+    A game sets the class attributes (``codec`` is its codec module) and implements
+    ``new_state``; the harness talks to the codec through the four methods below, which
+    forward to it. Every codec has the same signatures::
+
+        init_lines(state, seat) -> list[str]     # optional: the block sent once, first
+        turn_lines(state, seat) -> list[str]     # the turn's input block for ``seat``
+        parse_action(state, seat, line) -> action   # raises InvalidAction with a reason
+        action_text(action) -> str               # the wire form of an action
     """
 
     name: str = ""
@@ -110,25 +117,27 @@ class Game:
     turn_order: TurnOrder = TurnOrder.SIMULTANEOUS
     seats: tuple[int, int] = (2, 2)          # minimum and maximum number of players
     time_control: TimeControl = TimeControl()
+    codec: Any = None                        # the module with the functions above
     option_specs: tuple[OptionSpec, ...] = ()
 
     def new_state(self, seed: int, options: dict[str, Any], players: int) -> State:
         raise NotImplementedError
 
     def init_lines(self, state: State, seat: int) -> list[str]:
-        """The initialization block sent once, before the first turn's block."""
-        return []
+        """The initialization block sent once, before the first turn's block (none by default)."""
+        init_lines = getattr(self.codec, "init_lines", None)
+        return init_lines(state, seat) if init_lines is not None else []
 
     def turn_lines(self, state: State, seat: int) -> list[str]:
-        raise NotImplementedError
+        return self.codec.turn_lines(state, seat)
 
     def parse_action(self, state: State, seat: int, line: str) -> Any:
         """The action of ``line`` for ``seat``; raises InvalidAction with a reason."""
-        raise NotImplementedError
+        return self.codec.parse_action(state, seat, line)
 
     def action_text(self, action: Any) -> str:
         """The wire form of an action (used by replays and in-process players)."""
-        return str(action)
+        return self.codec.action_text(action)
 
     # -- options -------------------------------------------------------------
     def parse_options(self, pairs: dict[str, str]) -> dict[str, Any]:

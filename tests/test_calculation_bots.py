@@ -123,9 +123,9 @@ def test_infoset_tree_children_follow_the_turned_card():
 
 
 def scripted_input(states: list[CalculationState]) -> str:
-    lines = codec.init_lines()
+    lines = codec.init_lines(states[0], 0)
     for state in states:
-        lines += codec.turn_lines(state)
+        lines += codec.turn_lines(state, 0)
     return "\n".join(lines) + "\n"
 
 

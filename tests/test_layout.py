@@ -55,9 +55,19 @@ def _resolve(name: str) -> str | None:
 FORBIDDEN = [
     ("referee", "bots"), ("referee", "tools"),
     ("bots", "tools"),
+    # search knows the State interface and a deadline, not how a bot reads its turns or the games
+    ("bots.search", "bots.runtime"), ("bots.search", "bots.turns"), ("bots.search", "referee"),
     ("tools.arena", "tools.cli"), ("tools.stats", "tools.cli"), ("tools.stats", "tools.arena"),
     ("tools.bundle", "tools.cli"), ("tools.bench", "tools.cli"),
 ]
+
+
+def test_search_imports_only_itself():
+    """bots/search/ is a library: no bot, game or harness module may leak into it."""
+    outside = sorted(f"{name} imports {imported}" for name, path in MODULES.items() if _within(name, "bots.search")
+                     for imported in _imports(path, top_level_only=False)
+                     if not _within(imported, "bots.search"))
+    assert not outside, outside
 
 
 def _within(name: str, prefix: str) -> bool:

@@ -69,9 +69,9 @@ def test_alphabeta_agrees_with_minimax():
 
 
 def scripted_input(states: list[OthelloState], seat: int) -> str:
-    lines = codec.init_lines(seat)
+    lines = codec.init_lines(states[0], seat)
     for state in states:
-        lines += codec.turn_lines(state)
+        lines += codec.turn_lines(state, seat)
     return "\n".join(lines) + "\n"
 
 

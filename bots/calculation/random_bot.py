@@ -1,30 +1,22 @@
 """Plays a uniformly random legal action (builds, waste placements and waste moves alike)."""
 from __future__ import annotations
 
-import argparse
-import random
-import time
-
 from bots.calculation._input import read_init, read_turn
-from bots.runtime import add_fixed_policy_arguments, answer, report
+from bots.runtime import play_random, random_bot_parser
 from referee.games.calculation.codec import action_text
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__)
-    add_fixed_policy_arguments(parser, uses_seed=True)
-    return parser
+def build_parser():
+    return random_bot_parser(__doc__, uniform_command_line=True)
+
+
+def read_actions(_init) -> list[int]:
+    return read_turn().legal_actions()
 
 
 def main(argv: list[str] | None = None) -> None:
-    options = build_parser().parse_args(argv)
-    rng = random.Random(options.seed)
-    read_init()
-    while True:
-        state = read_turn()
-        started = time.perf_counter()
-        answer(action_text(rng.choice(state.legal_actions())))
-        report(iterations=0, depth=0, elapsed_ms=round((time.perf_counter() - started) * 1000, 1))
+    play_random(build_parser().parse_args(argv), read_actions, action_text, read_init=read_init,
+                report_figures=True)
 
 
 if __name__ == "__main__":

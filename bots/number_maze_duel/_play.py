@@ -5,8 +5,8 @@ The bot is always seat 0 of the state it rebuilds (the codec speaks from the rec
 from __future__ import annotations
 
 from bots.runtime import read_lines
-from bots.search.turns import Search, add_uct_options, play_turns
-from bots.search.turns import search_parser as _search_parser
+from bots.turns import Search, add_uct_options, play_turns
+from bots.turns import search_parser as _search_parser
 from referee.games.number_maze_duel import codec
 
 FIRST_TURN_MS, TURN_MS = 1000, 50        # the game's time control

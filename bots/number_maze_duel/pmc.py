@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from bots.number_maze_duel._play import play, search_keywords, search_parser
 from bots.search.simultaneous import pmc
-from bots.search.turns import add_playouts_option
+from bots.turns import add_playouts_option
 
 
 def build_parser():

@@ -3,8 +3,8 @@ from __future__ import annotations
 
 from bots.runtime import read_line, read_lines
 from bots.search.alternating import iterative_deepening
-from bots.search.turns import Search, play_turns
-from bots.search.turns import search_parser as _search_parser
+from bots.turns import Search, play_turns
+from bots.turns import search_parser as _search_parser
 from referee.games.tictactoe import codec
 
 FIRST_TURN_MS, TURN_MS = 1000, 100       # the game's time control

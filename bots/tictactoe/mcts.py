@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bots.search.alternating import mcts
-from bots.search.turns import add_uct_options
+from bots.turns import add_uct_options
 from bots.tictactoe._play import play, search_parser
 
 

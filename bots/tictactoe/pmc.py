@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 from bots.search.alternating import pmc
-from bots.search.turns import add_playouts_option
+from bots.turns import add_playouts_option
 from bots.tictactoe._play import play, search_parser
 
 

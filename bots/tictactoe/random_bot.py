@@ -1,25 +1,20 @@
 """Plays a uniformly random valid cell."""
 from __future__ import annotations
 
-import argparse
-import random
-
-from bots.runtime import answer, read_line, read_lines
+from bots.runtime import play_random, random_bot_parser, read_line, read_lines
 
 
-def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(description=__doc__)
-    parser.add_argument("--seed", type=int, default=None, help="random seed (default: from the OS)")
-    return parser
+def build_parser():
+    return random_bot_parser(__doc__)
+
+
+def read_cells(_init) -> list[str]:
+    read_line()                                    # the opponent's last move
+    return read_lines(int(read_line()))            # the valid cells, answered as they are written
 
 
 def main(argv: list[str] | None = None) -> None:
-    options = build_parser().parse_args(argv)
-    rng = random.Random(options.seed)
-    while True:
-        read_line()                                    # the opponent's last move
-        cells = read_lines(int(read_line()))
-        answer(rng.choice(cells))
+    play_random(build_parser().parse_args(argv), read_cells)
 
 
 if __name__ == "__main__":

@@ -13,21 +13,10 @@ class Calculation(Game):
     turn_order = TurnOrder.SINGLE
     seats = (1, 1)
     time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
+    codec = codec
 
     def new_state(self, seed, options, players):
         return CalculationState.deal(seed)
-
-    def init_lines(self, state, seat):
-        return codec.init_lines()
-
-    def turn_lines(self, state, seat):
-        return codec.turn_lines(state)
-
-    def parse_action(self, state, seat, line):
-        return codec.parse_action(state, line)
-
-    def action_text(self, action):
-        return codec.action_text(action)
 
 
 GAME = Calculation()

@@ -25,11 +25,11 @@ def rank_name(card: int) -> str:
     return RANK_NAMES.get(card, str(card))
 
 
-def init_lines() -> list[str]:
+def init_lines(state: CalculationState, seat: int) -> list[str]:
     return [f"{FOUNDATIONS} {WASTE_PILES}"]
 
 
-def turn_lines(state: CalculationState) -> list[str]:
+def turn_lines(state: CalculationState, seat: int) -> list[str]:
     lines = [f"{state.current} {len(state.stock)}"]
     lines.extend(f"{size} {SEQUENCES[f][size]}" for f, size in enumerate(state.foundations))
     lines.extend(" ".join(map(str, [len(cards), *cards])) for cards in state.wastes)
@@ -56,7 +56,7 @@ def action_from_text(line: str) -> int:
     raise InvalidAction(f"expected 'BUILD f', 'WASTE w' or 'MOVE w f', got {line!r}")
 
 
-def parse_action(state: CalculationState, line: str) -> int:
+def parse_action(state: CalculationState, seat: int, line: str) -> int:
     action = action_from_text(line)
     if state.is_legal(action):
         return action

@@ -12,23 +12,12 @@ class NumberMaze(Game):
     turn_order = TurnOrder.SINGLE
     seats = (1, 1)
     time_control = TimeControl(first_turn_ms=1000, turn_ms=50)
+    codec = codec
     option_specs = (OptionSpec("height", 7, "rows", 2, 30), OptionSpec("width", 7, "columns", 2, 30),
                     OptionSpec("turns", 16, "turns in a game", 1, 1000))
 
     def new_state(self, seed, options, players):
         return NumberMazeState.generate(seed, options["height"], options["width"], options["turns"])
-
-    def init_lines(self, state, seat):
-        return codec.init_lines(state)
-
-    def turn_lines(self, state, seat):
-        return codec.turn_lines(state)
-
-    def parse_action(self, state, seat, line):
-        return codec.parse_action(state, line)
-
-    def action_text(self, action):
-        return codec.action_text(action)
 
 
 GAME = NumberMaze()

@@ -11,17 +11,17 @@ from referee.games.maze import DIRECTIONS, MazeGrid, grid_lines, parse_direction
 from referee.games.number_maze.rules import NumberMazeState
 
 
-def init_lines(state: NumberMazeState) -> list[str]:
+def init_lines(state: NumberMazeState, seat: int) -> list[str]:
     return [f"{state.grid.height} {state.grid.width} {state.turns}"]
 
 
-def turn_lines(state: NumberMazeState) -> list[str]:
+def turn_lines(state: NumberMazeState, seat: int) -> list[str]:
     row, col = divmod(state.cell, state.grid.width)
     return [f"{state.turns - state.turn} {state.score}", f"{row} {col}",
             *grid_lines(state.grid, state.points)]
 
 
-def parse_action(state: NumberMazeState, line: str) -> int:
+def parse_action(state: NumberMazeState, seat: int, line: str) -> int:
     return parse_direction(state.grid, state.cell, line)
 
 

@@ -11,7 +11,7 @@ from referee.games.maze import DIRECTIONS, MazeGrid, grid_lines, parse_direction
 from referee.games.number_maze_duel.rules import NumberMazeDuelState
 
 
-def init_lines(state: NumberMazeDuelState) -> list[str]:
+def init_lines(state: NumberMazeDuelState, seat: int) -> list[str]:
     return [f"{state.grid.height} {state.grid.width} {state.turns}"]
 
 

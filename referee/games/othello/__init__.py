@@ -14,6 +14,7 @@ class Othello(Game):
     turn_order = TurnOrder.ALTERNATING
     seats = (2, 2)
     time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
+    codec = codec
     option_specs = (OptionSpec("opening", 0, "random moves played from the seed before the bots "
                                "take over (varies the games of deterministic bots)", 0, 30),)
 
@@ -25,18 +26,6 @@ class Othello(Game):
                 break
             state.play(rng.choice(state.legal_actions()))
         return state
-
-    def init_lines(self, state, seat):
-        return codec.init_lines(seat)
-
-    def turn_lines(self, state, seat):
-        return codec.turn_lines(state)
-
-    def parse_action(self, state, seat, line):
-        return codec.parse_action(state, line)
-
-    def action_text(self, action):
-        return codec.action_text(action)
 
 
 GAME = Othello()

@@ -41,16 +41,16 @@ def board_lines(black: int, white: int) -> list[str]:
     return lines
 
 
-def init_lines(seat: int) -> list[str]:
+def init_lines(state: OthelloState, seat: int) -> list[str]:
     return [str(seat), str(SIZE)]
 
 
-def turn_lines(state: OthelloState) -> list[str]:
+def turn_lines(state: OthelloState, seat: int) -> list[str]:
     moves = [square_text(square) for square in state.legal_actions()]
     return [*board_lines(*state.boards), str(len(moves)), *moves]
 
 
-def parse_action(state: OthelloState, line: str) -> int:
+def parse_action(state: OthelloState, seat: int, line: str) -> int:
     words = line.split()
     if not words:
         raise InvalidAction(f"expected a move such as 'd3', got {line!r}")

@@ -12,18 +12,10 @@ class TicTacToe(Game):
     turn_order = TurnOrder.ALTERNATING
     seats = (2, 2)
     time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
+    codec = codec
 
     def new_state(self, seed, options, players):
         return TicTacToeState()
-
-    def turn_lines(self, state, seat):
-        return codec.turn_lines(state, seat)
-
-    def parse_action(self, state, seat, line):
-        return codec.parse_action(state, line)
-
-    def action_text(self, action):
-        return codec.action_text(action)
 
 
 GAME = TicTacToe()

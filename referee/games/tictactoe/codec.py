@@ -19,7 +19,7 @@ def turn_lines(state: TicTacToeState, seat: int) -> list[str]:
     return lines
 
 
-def parse_action(state: TicTacToeState, line: str) -> int:
+def parse_action(state: TicTacToeState, seat: int, line: str) -> int:
     parts = line.split()
     if len(parts) != 2 or not all(part.lstrip("-").isdigit() for part in parts):
         raise InvalidAction(f"expected 'row col', got {line!r}")

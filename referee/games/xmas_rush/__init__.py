@@ -14,6 +14,7 @@ class XmasRush(Game):
     turn_order = TurnOrder.SIMULTANEOUS
     seats = (2, 2)
     time_control = TimeControl(first_turn_ms=1000, turn_ms=50)
+    codec = codec
     option_specs = (
         OptionSpec("league", 6, "CodinGame's league level: 1 Wood 2, 2 Wood 1, 3 Bronze, "
                    "4-5 Silver/Gold, 6+ Legend (quests, reveals, item tiles, tile pool)", minimum=1),
@@ -24,15 +25,6 @@ class XmasRush(Game):
             raise UsageError(f"seed {seed}: xmas_rush seeds are signed 64-bit integers "
                              f"({LONG_MIN} to {LONG_MAX}), as CodinGame shows them")
         return XmasRushState.new_game(seed, options.get("league", 6))
-
-    def turn_lines(self, state, seat):
-        return codec.turn_lines(state, seat)
-
-    def parse_action(self, state, seat, line):
-        return codec.parse_action(state, seat, line)
-
-    def action_text(self, action):
-        return codec.action_text(action)
 
 
 GAME = XmasRush()

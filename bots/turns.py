@@ -1,4 +1,5 @@
-"""The turn loop and options every built-in search bot shares (game-agnostic)."""
+"""The turn loop and options every built-in search bot shares: read a turn from stdin, search,
+answer, report. The bot side of the search library (which knows only states and deadlines)."""
 from __future__ import annotations
 
 import argparse
