@@ -1,6 +1,7 @@
 """Rules and codecs of tictactoe, number_maze and number_maze_duel, plus the shared conformance check."""
 from __future__ import annotations
 
+import inspect
 import random
 
 import pytest
@@ -47,6 +48,25 @@ def test_every_game_conforms(name):
         final = random_playout(game, seed, players)
         again = random_playout(game, seed, players)
         assert final.scores() == again.scores(), "same seed, same actions: same game"
+
+
+CODEC_SIGNATURES = {"init_lines": ["state", "seat"], "turn_lines": ["state", "seat"],
+                    "parse_action": ["state", "seat", "line"], "action_text": ["action"]}
+
+
+@pytest.mark.parametrize("name", game_names())
+def test_every_codec_has_the_one_signature(name):
+    """The Game base class forwards to the codec: no game repeats the forwarding methods, and
+    every codec takes the same arguments (init_lines may be left out: no init block)."""
+    game = load_game(name)
+    assert game.codec is not None
+    for method in CODEC_SIGNATURES:
+        assert method not in type(game).__dict__, f"{name}'s Game repeats {method}"
+    for function, parameters in CODEC_SIGNATURES.items():
+        if function == "init_lines" and not hasattr(game.codec, function):
+            continue
+        found = list(inspect.signature(getattr(game.codec, function)).parameters)
+        assert len(found) == len(parameters), f"{function}{tuple(found)}: expected {tuple(parameters)}"
 
 
 @pytest.mark.parametrize("name", game_names())
