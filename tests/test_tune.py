@@ -248,3 +248,19 @@ def test_ctrl_c_prints_the_best_so_far_and_the_run_resumes(tmp_path):
     assert "best so far: tests/tuning_bot.py --x " in stdout and "run the same command again" in stdout
     kept = len(out.read_text().splitlines())
     assert kept >= 4
+
+
+def test_tune_on_a_cluster_ends_where_local_threads_end(cli):
+    """tune is a producer of game jobs: on a Dask LocalCluster it plays the same games and
+    ends on the same parameters as on --jobs threads (each step depends only on results)."""
+    pytest.importorskip("distributed", reason="Dask's distributed is not installed "
+                        "(pip install 'botarena[cluster]')")
+    args = ["tune", "number_maze_duel", BOT, "--vs", OPPONENT, "--iterations", "4", "-n", "2",
+            "--seed", "1", "--json", *QUICK[:-2]]
+    local = cli(*args, "--jobs", "2", timeout=600)
+    cluster = cli(*args, "--cluster", "local:2", timeout=600)
+    assert local.returncode == 0 and cluster.returncode == 0, cluster.stderr
+    on_threads, on_cluster = json.loads(local.stdout), json.loads(cluster.stdout)
+    assert on_cluster["executor"].startswith("cluster")
+    for key in ("parameters", "theta", "games", "verification"):
+        assert on_cluster[key] == on_threads[key]

@@ -73,9 +73,6 @@ class TuneSession:
         self.executor_description = "no games played now"
         self.stamp = stamp
         self.progress_text = progress_text
-        if self.cluster is not None:
-            raise UsageError("tune --cluster: not yet; a cluster's workers play a fixed set of "
-                             "bots, and a tuning run makes up new ones as it goes (use --jobs)")
         self.results = ResultsFile(args.out) if args.out else None
         base_seed = args.seed
         self.saved: dict[tuple, dict] = {}
