@@ -1,4 +1,5 @@
-"""Commands as a user runs them at a terminal (a pty), and their progress off a terminal.
+"""Commands as a user runs them at a terminal (a pty: play, match, league, sweep, tune, view), and
+their progress off a terminal.
 
 A bar is only drawn when stderr is a terminal, so the piped tests never run that code: ``play``
 once crashed on every terminal (``if progress`` on a tqdm bar without a total raises
@@ -57,6 +58,16 @@ def test_sweep_in_a_terminal():
     assert run.returncode == 0, run.output
     assert re.search(r"sweep tictactoe: +\d+%.*\| *\d/4", run.output), run.output
     assert "* best: random --seed" in run.output
+
+
+def test_tune_in_a_terminal():
+    from tests.test_tune import BOT, OPPONENT, QUICK
+    run = run_in_terminal("tune", "number_maze_duel", BOT, "--vs", OPPONENT, "--iterations", "2",
+                          "--start", "x=1,y=20", "-n", "2", "--seed", "1", *QUICK, timeout=300)
+    _no_traceback(run)
+    assert run.returncode == 0, run.output
+    assert re.search(r"tune number_maze_duel: +\d+%.*\| *\d/\d", run.output), run.output
+    assert "tuned: x=" in run.output and "2 iterations" in run.output
 
 
 def test_view_in_a_terminal(tmp_path):
