@@ -7,21 +7,34 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     echo "botarena needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
     exit 2
 fi
-# view-test: Playwright, which drives the system's chromium in the replay viewer's browser tests
-if [ ! -x .venv/bin/python ] || ! .venv/bin/python -c 'import psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, distributed, playwright, referee' 2>/dev/null; then
-    "$python" -m venv .venv
-    .venv/bin/python -m pip install --quiet --disable-pip-version-check -e '.[test,cluster,view-test]'
-fi
+# setup EXTRAS MODULES: a .venv with botarena installed (and those extras), once; again whenever
+# one of MODULES cannot be imported (a new dependency since the last run).
+setup() {
+    if [ ! -x .venv/bin/python ]; then
+        "$python" -m venv .venv
+    fi
+    if ! .venv/bin/python -c "import $2" 2>/dev/null; then
+        .venv/bin/python -m pip install --quiet --disable-pip-version-check -e ".$1"
+    fi
+}
+# The tests use the optional parts for real: matplotlib (sweep --plot), distributed (--cluster),
+# Playwright driving the system's chromium (the replay viewer); a part that is missing is skipped
+# with one line in the summary.
+TEST_EXTRAS="[test,cluster,view-test]"
+TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, distributed, playwright, referee"
 case "${1:-}" in
     demo)
         shift
+        setup "" "psutil, tqdm, referee"
         exec .venv/bin/botarena play xmas_rush greedy random --seed 1 --replay replays/demo.json "$@" ;;
     test)
         shift
+        setup "$TEST_EXTRAS" "$TEST_MODULES"
         exec .venv/bin/python -m pytest "$@" ;;
     coverage)
         # the suite under coverage, bots and CLI subprocesses included; prints the total
         shift
+        setup "$TEST_EXTRAS" "$TEST_MODULES"
         export BOTARENA_COVERAGE_DIR="$PWD/build/coverage"
         rm -rf "$BOTARENA_COVERAGE_DIR" && mkdir -p "$BOTARENA_COVERAGE_DIR"
         status=0
