@@ -6,7 +6,7 @@ from collections import deque
 from dataclasses import dataclass, field
 
 from tools import stats
-from tools.arena.grid import Parameter, fill
+from tools.arena.grid import fill
 from tools.arena.race import Race
 from tools.arena.runner import GameJob, derive_seed, paired_jobs
 from tools.arena.spsa import Spsa
@@ -158,7 +158,3 @@ def verify(session: TuneSession, tuned: str, others: dict[str, str | None],
             tally.add(record)
         tallies[label] = tally
     return tallies
-
-
-def describe(parameters: list[Parameter], values) -> str:
-    return ", ".join(f"{p.name}={v}" for p, v in zip(parameters, values))

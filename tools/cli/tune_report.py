@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 
-from referee.api import UsageError
 from tools.arena.tally import HeadToHead, format_elo, format_interval
 from tools.cli.options import write_csv as write_csv_rows
 from tools.cli.sweep_plot import PLOT_HINT, save_figure
