@@ -24,7 +24,9 @@ def _play_json(*args: str) -> dict:
 def test_full_game_between_random_bots(name):
     game = load_game(name)
     bots = [f"random --seed {seat + 1}" for seat in range(game.seats[0])]
-    result = _play_json(name, *bots, "--seed", "12")
+    # generous budgets: what is tested is a whole game through the CLI, not the bots' speed on a
+    # machine at load 20 (where a random bot's 1000 ms first turn was seen to time out)
+    result = _play_json(name, *bots, "--seed", "12", "--first-turn-ms", "20000", "--turn-ms", "5000")
     assert result["game"] == name and result["seed"] == 12
     assert isinstance(result["turns"], int) and result["turns"] > 0
     assert result["reason"] and not result["reason"].startswith("fault")
