@@ -26,7 +26,8 @@ def test_full_game_between_random_bots(name):
     bots = [f"random --seed {seat + 1}" for seat in range(game.seats[0])]
     # generous budgets: what is tested is a whole game through the CLI, not the bots' speed on a
     # machine at load 20 (where a random bot's 1000 ms first turn was seen to time out)
-    result = _play_json(name, *bots, "--seed", "12", "--first-turn-ms", "20000", "--turn-ms", "5000")
+    budgets = ("--first-turn-ms", "20000", "--turn-ms", "5000")
+    result = _play_json(name, *bots, "--seed", "12", *budgets)
     assert result["game"] == name and result["seed"] == 12
     assert isinstance(result["turns"], int) and result["turns"] > 0
     assert result["reason"] and not result["reason"].startswith("fault")
@@ -38,7 +39,7 @@ def test_full_game_between_random_bots(name):
         assert isinstance(player["pdata"], dict)
     if len(bots) == 1:
         assert result["winner"] is None
-    again = _play_json(name, *bots, "--seed", "12")
+    again = _play_json(name, *bots, "--seed", "12", *budgets)
     assert [p["score"] for p in again["players"]] == [p["score"] for p in result["players"]]
 
 
