@@ -17,6 +17,7 @@ from __future__ import annotations
 
 import argparse
 import dataclasses
+import itertools
 import os
 import statistics
 import sys
@@ -59,7 +60,7 @@ def _games_per_second(executor: GameExecutor, games: int) -> float:
 def _added_latency_ms(executor: GameExecutor, games: int) -> float:
     """Median of (submit to hand-back) - (the game's own wall time), one game at a time."""
     added = []
-    for job in paired_jobs("a", "b", max(1, games // 2), base_seed=2)[:games]:
+    for job in itertools.islice(paired_jobs("a", "b", games, base_seed=2), games):
         started = time.perf_counter()
         executor.submit(job)
         results = []
