@@ -21,7 +21,7 @@ setup() {
 # Playwright driving the system's chromium (the replay viewer); a part that is missing is skipped
 # with one line in the summary.
 TEST_EXTRAS="[test,cluster,view-test]"
-TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, distributed, playwright, referee"
+TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, hypothesis, distributed, playwright, referee"
 case "${1:-}" in
     demo)
         shift

@@ -158,6 +158,9 @@ class SprtSettings:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
 
 
+MAX_SPRT_ELO = 1000.0      # a score of 99.7 %: beyond it (or inf, nan) the LLR is undefined
+
+
 def parse_sprt(text: str) -> SprtSettings:
     """``elo0=0,elo1=10,alpha=0.05,beta=0.05`` (any subset; the rest keep these defaults)."""
     values = SprtSettings().to_json()
@@ -171,6 +174,8 @@ def parse_sprt(text: str) -> SprtSettings:
         except ValueError:
             raise ValueError(f"{item!r}: {value.strip()!r} is not a number") from None
     settings = SprtSettings(**values)
+    if not all(-MAX_SPRT_ELO <= values[key] <= MAX_SPRT_ELO for key in ("elo0", "elo1")):
+        raise ValueError(f"elo0 and elo1 must be from {-MAX_SPRT_ELO:g} to {MAX_SPRT_ELO:g}")
     if not (0 < settings.alpha < 1 and 0 < settings.beta < 1):
         raise ValueError("alpha and beta must be between 0 and 1")
     if settings.elo1 <= settings.elo0:

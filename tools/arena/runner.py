@@ -38,6 +38,9 @@ def usable_cores() -> int:
         return os.cpu_count() or 1
 
 
+MAX_JOBS = 256         # games at once on one machine: each runs its bots and a thread
+
+
 def worker_count(requested: int | None) -> int:
     """--jobs, defaulting to the number of cores: one game keeps about one core busy (its bots
     answer in turn). More is allowed, with a warning: bots that sleep or wait on a remote engine
@@ -45,8 +48,8 @@ def worker_count(requested: int | None) -> int:
     cores = usable_cores()
     if requested is None:
         return cores
-    if requested < 1:
-        raise UsageError(f"--jobs {requested}: must be at least 1")
+    if not 1 <= requested <= MAX_JOBS:
+        raise UsageError(f"--jobs {requested}: must be from 1 to {MAX_JOBS}")
     if requested > cores:
         print(f"botarena: warning: --jobs {requested} is more than the {cores} core(s) here; "
               "bots that compute may be starved of CPU and time out (fine for bots that sleep "

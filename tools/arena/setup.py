@@ -21,6 +21,8 @@ def parse_option_pairs(texts: list[str]) -> dict[str, str]:
 
 
 TIME_FIELDS = ("first_turn_ms", "turn_ms", "grace_ms")
+MAX_MEMORY_MB = 1 << 20         # a TB per bot: beyond it a number is a typo, and overflows rlimits
+MAX_SEED = 2**63 - 1
 MAX_TIME_MS = 3_600_000         # an hour a turn: beyond it a number is a typo, and overflows timers
 
 
@@ -50,6 +52,10 @@ def game_setup(args: argparse.Namespace) -> tuple[Game, dict, TimeControl]:
                               lambda field: f"--{field.replace('_', '-')}")
     if getattr(args, "sandbox", False):
         check_sandbox()                 # before any game: one line saying how to install bwrap
-    if args.memory_mb is not None and args.memory_mb < 0:
-        raise UsageError(f"--memory-mb {args.memory_mb}: must be >= 0 (0 disables the cap)")
+    if args.memory_mb is not None and not 0 <= args.memory_mb <= MAX_MEMORY_MB:
+        raise UsageError(f"--memory-mb {args.memory_mb}: must be from 0 (no cap) to "
+                         f"{MAX_MEMORY_MB:,} (a TB)")
+    seed = getattr(args, "seed", None)
+    if seed is not None and not 0 <= seed <= MAX_SEED:
+        raise UsageError(f"--seed {seed}: must be from 0 to {MAX_SEED:,} (2**63 - 1)")
     return game, options, clock

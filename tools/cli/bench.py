@@ -8,6 +8,8 @@ import sys
 BENCHMARKS = {
     "harness": ("tools.bench.harness", "the harness's cost per turn against a raw pipe, floods, "
                                        "latency under load, soak, interruption"),
+    "match": ("tools.bench.match", "games/s and memory per game of a real `botarena match` run "
+                                   "(default: tictactoe random random -n 20000 --jobs 2)"),
     "escape": ("tools.bench.escape", "bot processes left after a game ends, SIGKILL, SIGHUP, "
                                      "SIGINT (escapes, a spinning bot)"),
     "spawn": ("tools.bench.spawn", "a bot's fixed cost per game: spawn paths, cgroup, --sandbox"),

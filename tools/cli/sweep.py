@@ -200,6 +200,8 @@ def _check_plot_options(args, names: list[str]) -> None:
     if args.plot_y == "success" and args.success_score is None:
         raise UsageError("--plot-y success needs --success-score S (the score that counts as a "
                          "success)")
+    if args.success_score is not None and not math.isfinite(args.success_score):
+        raise UsageError(f"--success-score {args.success_score}: must be a finite number")
 
 
 def _row(point: GridPoint, names: list[str], source) -> dict:
