@@ -265,6 +265,7 @@ def _harness_figures() -> tuple[int, int, float, int]:
 
 
 def run_soak(games: int, jobs: int) -> None:
+    from tools.bench.match import slope
     from referee.games import load_game
     from tools.arena.botspec import resolve_bot
     from referee.process import become_subreaper
@@ -280,6 +281,7 @@ def run_soak(games: int, jobs: int) -> None:
     print(f"  {'games':>6} {'open fds':>9} {'threads':>8} {'RSS MB':>8} {'zombies':>8} {'faults':>7} "
           f"{'s':>6}")
     counts = {"played": 0, "faults": 0}
+    memory: list[tuple[int, float]] = []         # (games, RSS bytes) at the checkpoints
     started = time.perf_counter()
     print(f"  {0:>6} {_harness_figures()[0]:>9} {_harness_figures()[1]:>8} "
           f"{_harness_figures()[2]:>8.1f} {0:>8} {0:>7} {0:>6.1f}")
@@ -288,6 +290,7 @@ def run_soak(games: int, jobs: int) -> None:
         counts["faults"] += sum(player.fault is not None for player in result.players)
         if counts["played"] in checkpoints:
             fds, threads, resident, zombies = _harness_figures()
+            memory.append((counts["played"], resident * 2**20))
             print(f"  {counts['played']:>6} {fds:>9} {threads:>8} {resident:>8.1f} {zombies:>8} "
                   f"{counts['faults']:>7} {time.perf_counter() - started:>6.1f}", flush=True)
         return False
@@ -296,6 +299,10 @@ def run_soak(games: int, jobs: int) -> None:
     time.sleep(0.5)
     fds, threads, resident, zombies = _harness_figures()
     print(f"  after the run: {fds} fds, {threads} threads, {resident:.1f} MB, {zombies} zombies")
+    per_game = slope(memory[1:])                   # after the first checkpoint's warm-up
+    if per_game is not None:
+        print(f"  memory per game: {per_game:+.0f} bytes (RSS against games from game "
+              f"{memory[1][0]}; `botarena bench match` measures the whole match command)")
 
 
 # -- interrupt ----------------------------------------------------------------------------------
