@@ -249,10 +249,15 @@ class BotProcess:
 
     # -- the turn --------------------------------------------------------------
     def send(self, lines: list[str], timeout_s: float) -> float:
-        """Write a turn's lines; return the perf_counter time the last byte was written."""
+        """Write a turn's lines; return the perf_counter time the input started going out.
+
+        The clock starts before the write, as CodinGame's starts when the input is sent: a bot
+        woken on this core can answer before os.write returns to us.
+        """
         if self._buffer or self._poll_out.poll(0):
             self._check_no_unrequested_output()
         data = ("\n".join(lines) + "\n").encode()
+        started = _now()
         try:
             written = os.write(self._stdin_fd, data)
         except BlockingIOError:
@@ -261,7 +266,7 @@ class BotProcess:
             raise BotFault(Fault.CRASH, self._exit_detail("stopped reading its input")) from None
         if written < len(data):
             self._write_rest(memoryview(data)[written:], timeout_s)
-        return _now()
+        return started
 
     def _write_rest(self, view: memoryview, timeout_s: float) -> None:
         deadline = time.perf_counter() + timeout_s

@@ -2,15 +2,18 @@
 and the harness benchmark's modes run end to end (figures printed, never asserted)."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
+import time
 
 import pytest
 
 from referee.api import TimeControl
 from referee.match import PlayerSpec, play_match
 from tests.conftest import ROOT
-from tools.bench.harness import BUSY_BOT, CountingGame
+from referee import process
+from tools.bench.harness import BUSY_BOT, SLEEPY_BOT, CountingGame
 
 CLOCK = TimeControl(first_turn_ms=3000, turn_ms=500, grace_ms=10)
 
@@ -30,6 +33,32 @@ def test_latency_cpu_and_margin_are_recorded_per_turn_and_consistent():
         assert sum(turn.cpu_ms for turn in turns) <= result.wall_s * 1000
         data = player.to_json()
         assert data["margin_ms"] == round(player.margin_ms, 3) and data["stderr_bytes"] == 0
+
+
+class _OsWithSlowWrites:
+    """``os`` for referee.process whose write returns 200 ms late, as when the harness loses
+    its core to the bot it just woke: the bot's answer is often back before write returns."""
+
+    def __getattr__(self, name):
+        return getattr(os, name)
+
+    @staticmethod
+    def write(fd, data):
+        written = os.write(fd, data)
+        time.sleep(0.2)
+        return written
+
+
+def test_latency_counts_from_when_the_input_starts_going_out(monkeypatch):
+    # timed from the end of the write (the old clock) a 50 ms answer measured 50 - 200 ms,
+    # about nothing; from its start, never less than the bot's sleep
+    monkeypatch.setattr(process, "os", _OsWithSlowWrites())
+    sleepy = PlayerSpec("sleepy", (sys.executable, "-c", SLEEPY_BOT.format(ms=50)))
+    result = play_match(CountingGame(4, CLOCK), [sleepy, sleepy], seed=1)
+    assert result.reason == "turn limit"
+    for player in result.players:
+        assert player.fault is None and len(player.latencies_ms) == 2
+        assert min(player.latencies_ms) >= 50
 
 
 def test_an_answer_faster_than_a_millisecond_has_no_cpu_reading():
