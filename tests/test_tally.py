@@ -263,3 +263,77 @@ def test_latency_counts_give_the_percentiles_of_the_list():
     two = LatencyCounts()
     two.add([2.0, 1.0])
     assert two.summary() == {"p50": 2.0, "p99": 2.0, "max": 2.0}
+
+
+def test_interleaved_pairs_and_repeated_cells_are_counted_by_pair_number():
+    tally = HeadToHead("a", "b")
+    # (pair, a's seat, a's result): pairs 5 and 6 interleaved; pair 9 never completed
+    games = [(5, 0, WIN), (6, 1, LOSS), (5, 1, WIN), (6, 0, DRAW), (7, 0, WIN), (7, 1, WIN),
+             (8, 0, WIN), (8, 1, DRAW), (9, 0, LOSS)]
+    for pair, seat, result in games:
+        seats = ["a", "b"] if seat == 0 else ["b", "a"]
+        first_result = result if seat == 0 else 1.0 - result
+        scores = (2, 0) if pair == 9 else (1, 1)           # a scores 1 in all but one game: 2
+        tally.add(_record(pair, seats, first_result, scores if seat == 0 else scores[::-1]))
+    tally.add({"referee_error": "x"})
+    tally.add({"referee_error": "y"})
+    summary = tally.summary()
+    # pairs: 5 WW, 6 LD, 7 WW, 8 WD -> [LL 0, LD 1, WL/DD 0, WD 1, WW 2]
+    assert summary["pentanomial"] == [0, 1, 0, 1, 2]
+    # 9 games: 5 wins, 2 draws, 2 losses: score 6/9, draw ratio 2/9; a's mean score 10/9
+    assert (summary["score"], summary["draw_ratio"], summary["void"]) == (0.6667, 0.2222, 2)
+    assert summary["mean_score"]["a"]["mean"] == 1.111
+    assert summary["by_seat"] == [{"seat": 0, "wins": 3, "draws": 1, "losses": 1},
+                                  {"seat": 1, "wins": 2, "draws": 1, "losses": 1}]
+    assert "  pairs 4: LL 0  LD 1  WL/DD 0  WD 1  WW 2" in summary_lines(summary)
+
+
+def test_a_bot_without_scores_has_a_zero_mean():
+    tally = HeadToHead("a", "b")
+    tally.add({"referee_error": "x"})
+    assert tally.mean_scores() == {name: {"mean": 0.0, "ci95": [0.0, 0.0]} for name in "ab"}
+
+
+def test_an_even_score_with_an_unbounded_pair_elo_shows_the_pairs_sign():
+    tally = HeadToHead("a", "b")
+    # pair 0 lost twice (pair Elo -inf); two unpaired wins make the game score 2/4 = 0.5
+    for pair, seats, result in ((0, ["a", "b"], LOSS), (0, ["b", "a"], WIN),
+                                (1, ["a", "b"], WIN), (2, ["a", "b"], WIN)):
+        tally.add(_record(pair, seats, result))
+    summary = tally.summary()
+    assert summary["score"] == 0.5 and summary["elo"] is None
+    assert summary_lines(summary)[2].startswith("  Elo -inf [")
+
+
+def test_a_detail_one_character_too_long_is_cut():
+    tally = HeadToHead("a", "b")
+    record = _record(0, ["a", "b"], LOSS)
+    detail = "word " * 31 + "tail!"                       # 160 characters: shown whole
+    record["players"][0]["fault"] = {"kind": "crash", "turn": 1, "detail": detail + "x"}
+    tally.add(record)
+    line = next(line for line in summary_lines(tally.summary()) if "first fault" in line)
+    assert line.endswith("… (whole text: --json)")
+    assert shorten(detail, 160) == detail
+
+
+@pytest.mark.parametrize("text, width, short", [
+    ("abc de", 6, "abc de"),                              # exactly the width: kept whole
+    ("abcX defghij", 8, "abcX…"),                         # only spaces and ,;: are trimmed
+])
+def test_shorten_at_the_edges(text, width, short):
+    assert shorten(text, width) == short
+
+
+def test_latency_counts_p99_below_the_maximum():
+    counts = LatencyCounts()
+    counts.add([5.0] * 197 + [1.0, 8.0, 9.12345])
+    # 200 answers: p99 at index int(0.99 * 200) = 198 of the sorted list: the 8.0
+    assert counts.summary() == {"p50": 5.0, "p99": 8.0, "max": 9.123}
+
+
+def test_running_mean_standard_error_of_a_small_spread():
+    mean = RunningMean()
+    mean.add(1.0)
+    mean.add(1.2)
+    # mean 1.1, squared deviations 0.02 in all: sqrt(0.02 / 2 / 2) = 0.0707
+    assert mean.standard_error() == pytest.approx(math.sqrt(0.005))

@@ -29,7 +29,17 @@ TARGETS = {
     "match": "referee.match.*",
 }
 # mutant name (stable while its function's source is unchanged) -> why surviving it is harmless
-EQUIVALENT: dict[str, str] = {}
+_MIN_NEVER_BINDS = ("int(q * count) <= q * count < count, so min(count - 1, ...) never takes its "
+                    "first argument: changing it changes nothing")
+_INFINITE_ONLY = "only +inf, -inf or nan reach this test (finite values returned above)"
+EQUIVALENT: dict[str, str] = {
+    "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_2":
+        "latency_summary(None) is latency_summary([]): both empty, both falsy",
+    "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_10": _MIN_NEVER_BINDS,
+    "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_21": _MIN_NEVER_BINDS,
+    "tools.arena.tally.x_format_elo__mutmut_10": _INFINITE_ONLY + ": > 0 and >= 0 agree",
+    "tools.arena.tally.x_format_elo__mutmut_11": _INFINITE_ONLY + ": > 0 and > 1 agree",
+}
 _RESULT = re.compile(r"^\s*(?P<name>[\w.]+?)__mutmut_(?P<number>\d+): (?P<status>.+?)\s*$")
 
 
