@@ -337,3 +337,11 @@ def test_running_mean_standard_error_of_a_small_spread():
     mean.add(1.2)
     # mean 1.1, squared deviations 0.02 in all: sqrt(0.02 / 2 / 2) = 0.0707
     assert mean.standard_error() == pytest.approx(math.sqrt(0.005))
+
+
+def test_latency_counts_keep_three_figures_from_10_ms():
+    counts = LatencyCounts()
+    counts.add([9.87, 10.55, 12.345])
+    # below 10 ms as recorded; 10.55 -> 10.6 and 12.345 -> 12.3 (three significant figures)
+    assert sorted(counts._counts) == [9.87, 10.6, 12.3]
+    assert counts.summary() == {"p50": 10.6, "p99": 12.3, "max": 12.3}

@@ -37,6 +37,8 @@ EQUIVALENT: dict[str, str] = {
         "latency_summary(None) is latency_summary([]): both empty, both falsy",
     "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_10": _MIN_NEVER_BINDS,
     "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_21": _MIN_NEVER_BINDS,
+    "tools.arena.tally.xǁLatencyCountsǁadd__mutmut_4":
+        "value <= 10 instead of < 10 differs only at 10.0, which three figures keep as 10.0",
     "tools.arena.tally.x_format_elo__mutmut_10": _INFINITE_ONLY + ": > 0 and >= 0 agree",
     "tools.arena.tally.x_format_elo__mutmut_11": _INFINITE_ONLY + ": > 0 and > 1 agree",
 }
