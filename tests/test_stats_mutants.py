@@ -356,3 +356,25 @@ def test_llr_approximation_of_a_mixed_record_by_hand():
     s0, s1 = 0.5, 1 / (1 + 10 ** (-10 / 400))
     expected = n * (s1 - s0) * (2 * mean - s0 - s1) / (2 * variance)
     assert stats.llr_trinomial(30, 12, 25, 0, 10) == pytest.approx(expected, rel=1e-12)
+
+
+def test_parse_sprt_elo_range_is_closed():
+    assert stats.parse_sprt("elo0=-1000,elo1=1000") == stats.SprtSettings(-1000.0, 1000.0)
+    for text in ("elo0=-1000.001", "elo1=1000.001", "elo1=inf", "elo0=nan"):
+        assert _message(stats.parse_sprt, text) == "elo0 and elo1 must be from -1000 to 1000", text
+
+
+def test_a_single_sample_already_has_an_interval():
+    # one win: Agresti-Coull adds z^2/2 to each end: W 1 + c, L c, c = z^2/2
+    c = stats.Z95 ** 2 / 2
+    n, mean = 1 + 2 * c, (1 + c) / (1 + 2 * c)
+    high = mean + stats.Z95 * math.sqrt(mean * (1 - mean) / n)
+    assert stats.bounded_interval([0, 1], (0.0, 1.0)) == (
+        pytest.approx(mean - stats.Z95 * math.sqrt(mean * (1 - mean) / n), rel=1e-12), 1.0)
+    assert high > 1
+    assert stats.mean_and_variance([0, 1], (0.0, 1.0)) == (1, 1.0, 0.0)
+    assert stats.mean_and_variance([0, 0], (0.0, 1.0)) == (0, 0.5, 0.0)
+    # Wilson with one trial, by its formula: centre (1 + z^2/2) / (1 + z^2), spread z sqrt(z^2/4)
+    z2 = stats.Z95 ** 2
+    assert stats.wilson(1, 1) == (pytest.approx((1 + z2 / 2 - z2 / 2) / (1 + z2), rel=1e-12),
+                                  pytest.approx(1.0))

@@ -41,6 +41,36 @@ EQUIVALENT: dict[str, str] = {
         "value <= 10 instead of < 10 differs only at 10.0, which three figures keep as 10.0",
     "tools.arena.tally.x_format_elo__mutmut_10": _INFINITE_ONLY + ": > 0 and >= 0 agree",
     "tools.arena.tally.x_format_elo__mutmut_11": _INFINITE_ONLY + ": > 0 and > 1 agree",
+    'tools.stats.x__information__mutmut_11':
+        "the diagonal cell is still 0 when the prior's term is added: = and += agree",
+    'tools.stats.x__information__mutmut_17':
+        'a pair that never met has games 0, so it adds a weight of 0 either way',
+    'tools.stats.x_bradley_terry__mutmut_28':
+        'a pair that never met has games 0, so it adds 0 to the denominator either way',
+    'tools.stats.x_bradley_terry__mutmut_1':
+        'one more allowed iteration: the fit converges long before 10000',
+    'tools.stats.x_bradley_terry__mutmut_10':
+        'another starting strength: MM converges to the same unique maximum',
+    'tools.stats.x_bradley_terry__mutmut_20':
+        'initial change only starts the max; each sweep recomputes it from 0 or more',
+    'tools.stats.x_bradley_terry__mutmut_43':
+        'a wrong convergence measure only runs all 10000 sweeps to the same fixed point',
+    'tools.stats.x_bradley_terry__mutmut_45':
+        '< vs <= on the convergence tolerance',
+    'tools.stats.x__mle_with_mean__mutmut_23':
+        'only the size of the 1e-12 nudge off the poles changes; 200 halvings reach the root',
+    'tools.stats.x__mle_with_mean__mutmut_25':
+        'the 1e-12 nudge off the lower pole: the root is strictly inside, bisection ends at it',
+    'tools.stats.x__mle_with_mean__mutmut_28':
+        'the 1e-12 nudge off the upper pole: the root is strictly inside, bisection ends at it',
+    'tools.stats.x__mle_with_mean__mutmut_32':
+        '201 vs 200 bisection steps: the interval is at float resolution long before',
+    'tools.stats.x__mle_with_mean__mutmut_38':
+        'slope > 0 vs >= 0: differs only when the midpoint is the exact root',
+    'tools.stats.x__mle_with_mean__mutmut_57':
+        'at the root the fitted weights already sum to 1 (to rounding): * and / by norm agree',
+    'tools.stats.x_los__mutmut_1':
+        'wins == losses gives erf(0) = 0, i.e. 0.5, by the formula as well',
 }
 _RESULT = re.compile(r"^\s*(?P<name>[\w.]+?)__mutmut_(?P<number>\d+): (?P<status>.+?)\s*$")
 
