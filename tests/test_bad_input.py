@@ -126,7 +126,8 @@ def test_play_options_at_random_are_refused_in_one_line_or_run(wild, value):
     (("--sprt", "elo0=nan"), "from -1000 to 1000"),
     (("-n", "99999999999999999999"), "from 1 to 1,000,000,000"),
     (("--jobs", "99999999999999999999"), "from 1 to 256"),
-    (("--seed", "-1"), "from 0 to"),
+    (("--seed", str(-2**63 - 1)), "64-bit signed integer"),
+    (("--seed", str(2**63)), "64-bit signed integer"),
 ])
 def test_the_numbers_of_issue_12_are_refused_naming_the_range(argv, message):
     status, out, err = run_in_process("match", "tictactoe", "random", "random", *argv)

@@ -22,7 +22,8 @@ def parse_option_pairs(texts: list[str]) -> dict[str, str]:
 
 TIME_FIELDS = ("first_turn_ms", "turn_ms", "grace_ms")
 MAX_MEMORY_MB = 1 << 20         # a TB per bot: beyond it a number is a typo, and overflows rlimits
-MAX_SEED = 2**63 - 1
+MAX_SEED = 2**63 - 1              # seeds are Java longs, as CodinGame's referees take them
+MIN_SEED = -2**63
 MAX_TIME_MS = 3_600_000         # an hour a turn: beyond it a number is a typo, and overflows timers
 
 
@@ -56,6 +57,7 @@ def game_setup(args: argparse.Namespace) -> tuple[Game, dict, TimeControl]:
         raise UsageError(f"--memory-mb {args.memory_mb}: must be from 0 (no cap) to "
                          f"{MAX_MEMORY_MB:,} (a TB)")
     seed = getattr(args, "seed", None)
-    if seed is not None and not 0 <= seed <= MAX_SEED:
-        raise UsageError(f"--seed {seed}: must be from 0 to {MAX_SEED:,} (2**63 - 1)")
+    if seed is not None and not MIN_SEED <= seed <= MAX_SEED:
+        raise UsageError(f"--seed {seed}: must be a 64-bit signed integer, from {MIN_SEED:,} "
+                         f"to {MAX_SEED:,}")
     return game, options, clock
