@@ -194,46 +194,69 @@ class _Game:
                                         memory_mb=memory_mb, stderr_tail_bytes=REPLAY_STDERR_CHARS,
                                         sandboxed=self.sandboxed,
                                         line_buffered=self.line_buffered))
+        # the per-answer path: what does not change in a game is looked up once here
+        simultaneous = game.turn_order is TurnOrder.SIMULTANEOUS
+        answered, faults, feed = self.answered, self.faults, watchdog.feed
+        first_s = (clock.first_turn_ms + clock.grace_ms) / 1000
+        later_s = (clock.turn_ms + clock.grace_ms) / 1000
+        play_seat = self._play_seat if self.record else self._play_seat_unrecorded
         while not state.is_over():
             self.turn = state.turn
             seats = state.acting_seats()
-            watchdog.feed(slack_s + sum(clock.budget_ms(self.answered[seat]) + clock.grace_ms
-                                        for seat in seats) / 1000)
-            turn_record = TurnRecord(turn=self.turn)
+            allowance_s = slack_s
+            for seat in seats:
+                allowance_s += later_s if answered[seat] else first_s
+            feed(allowance_s)
+            turn_record = TurnRecord(turn=self.turn) if self.record else None
             actions = []
             for seat in seats:
-                action = self._play_seat(seat, turn_record)
-                if self.faults[seat] is not None:
-                    if game.turn_order is not TurnOrder.SIMULTANEOUS:
+                action = play_seat(seat, turn_record)
+                if faults[seat] is not None:
+                    if not simultaneous:
                         break
                 else:
                     actions.append(action)
-            if self.record:
+            if turn_record is not None:
                 self.records.append(turn_record)
-            if any(self.faults):
+            if any(faults):
                 break
             state.apply(actions)
             if on_turn is not None:
                 on_turn(state.turn)
         self.turn = state.turn
 
-    def _play_seat(self, seat: int, turn_record: TurnRecord) -> Any:
-        game, state, bot = self.game, self.state, self.bots[seat]
-        lines = game.turn_lines(state, seat)
+    def _input_lines(self, seat: int) -> list[str]:
+        lines = self.game.turn_lines(self.state, seat)
         if self.answered[seat] == 0:
-            lines = game.init_lines(state, seat) + lines
+            lines = self.game.init_lines(self.state, seat) + lines
+        return lines
+
+    def _play_seat(self, seat: int, turn_record: TurnRecord) -> Any:
+        """One seat's turn, recorded for the replay: its input, answer, latency and stderr."""
+        lines = self._input_lines(seat)
         seat_turn = SeatTurn(seat=seat, input=lines, output=None, latency_ms=None)
         turn_record.seats.append(seat_turn)
-        budget_ms = self.clock.budget_ms(self.answered[seat])
-        timeout_s = (budget_ms + self.clock.grace_ms) / 1000
-        action = None
-        try:
-            started = bot.send(lines, timeout_s)
-            answer = bot.read_line(started, timeout_s)
+        answer, action = self._exchange(seat, lines)
+        if answer is not None:
             seat_turn.output, seat_turn.latency_ms = answer.line, round(answer.latency_ms, 3)
             seat_turn.cpu_ms = None if answer.cpu_ms is None else round(answer.cpu_ms, 1)
+        seat_turn.stderr = self.bots[seat].take_stderr()
+        return action
+
+    def _play_seat_unrecorded(self, seat: int, turn_record: None) -> Any:
+        """One seat's turn with no replay kept (a match's games): no per-turn record at all."""
+        return self._exchange(seat, self._input_lines(seat))[1]
+
+    def _exchange(self, seat: int, lines: list[str]) -> tuple[Answer | None, Any]:
+        """Send ``lines`` to the seat's bot, read and parse its answer; a fault is recorded."""
+        state, bot = self.state, self.bots[seat]
+        budget_ms = self.clock.budget_ms(self.answered[seat])
+        timeout_s = (budget_ms + self.clock.grace_ms) / 1000
+        answer = None
+        try:
+            answer = bot.read_line(bot.send(lines, timeout_s), timeout_s)
             self._note_timing(seat, answer, budget_ms)
-            action = game.parse_action(state, seat, answer.line)
+            return answer, self.game.parse_action(state, seat, answer.line)
         except BotFault as fault:
             self.faults[seat] = FaultRecord(fault.kind, state.turn, fault.detail)
         except InvalidAction as invalid:
@@ -243,21 +266,23 @@ class _Game:
                 detail += (f"; the next line it printed was {following}: if the refused line "
                            "was debug output, print that to stderr, only the answer to stdout")
             self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, state.turn, detail)
-        seat_turn.stderr = bot.take_stderr()
-        return action
+        return answer, None
 
     def _note_timing(self, seat: int, answer: Answer, budget_ms: int) -> None:
-        self.latencies[seat].append(answer.latency_ms)
-        self.wait_lists[seat].append(answer.wait_ms)
+        latency_ms, wait_ms = answer.latency_ms, answer.wait_ms
+        self.latencies[seat].append(latency_ms)
+        self.wait_lists[seat].append(wait_ms)
         if answer.cpu_ms is not None:
             self.cpu[seat].append(answer.cpu_ms)
-        if self.answered[seat] and answer.wait_ms is not None and answer.wait_ms > self.waits[seat]:
+        answered = self.answered[seat]
+        if answered and wait_ms is not None and wait_ms > self.waits[seat]:
             # (a first answer includes start-up, when every bot of the game starts at once)
-            self.waits[seat] = answer.wait_ms
-        margin = budget_ms - answer.latency_ms
-        if self.margins[seat] is None or margin < self.margins[seat]:
-            self.margins[seat] = margin
-        self.answered[seat] += 1
+            self.waits[seat] = wait_ms
+        margin = budget_ms - latency_ms
+        margins = self.margins
+        if margins[seat] is None or margin < margins[seat]:
+            margins[seat] = margin
+        self.answered[seat] = answered + 1
         if self.lag_from is None and all(self.answered):
             self.lag_from = time.perf_counter()     # start-up contention is over
 
@@ -266,7 +291,10 @@ class _Game:
         self.referee_error = detail or reason
 
     def close_bots(self) -> None:
-        for bot in list(self.bots):
+        bots = list(self.bots)
+        for bot in bots:
+            bot.end_input()
+        for bot in bots:
             bot.close()
 
     def warnings(self) -> list[str]:

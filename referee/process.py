@@ -128,6 +128,7 @@ class BotProcess:
         self.stderr = StderrLog(stderr_tail_bytes)
         self._buffer = bytearray()
         self._closed = False
+        self._eof_at: float | None = None       # when stdin was closed (end_input)
         self._tick_lock = threading.Lock()
         self._owner = threading.get_ident()
         self.memory_exceeded_bytes = 0
@@ -443,16 +444,28 @@ class BotProcess:
                 f"{self.memory_exceeded_bytes / 2**20:.0f} MB; killed")
 
     # -- the end ---------------------------------------------------------------
-    def _let_exit(self) -> None:
-        """End of file on stdin, and a moment to exit on its own (to flush its last stderr)."""
+    def end_input(self) -> None:
+        """End of file on stdin: the bot may now exit on its own. Only the owner thread (the
+        one that writes to stdin) closes it; ``close()`` then waits for the exit. A game ends
+        the input of all its bots first, so they exit at the same time, not one after another."""
+        if self._eof_at is not None or threading.get_ident() != self._owner:
+            return
+        self._eof_at = _now()
         try:
             self._proc.stdin.close()
         except OSError:
             pass
+
+    def _let_exit(self) -> None:
+        """End of file on stdin, and a moment (from then) to exit on its own, so its last
+        stderr is flushed."""
+        self.end_input()
         if self._pidfd is not None and self._proc.returncode is None:
-            waiting = select.poll()
-            waiting.register(self._pidfd, select.POLLIN)
-            waiting.poll(_EXIT_GRACE_MS)
+            left_ms = _EXIT_GRACE_MS - (_now() - self._eof_at) * 1000
+            if left_ms > 0:
+                waiting = select.poll()
+                waiting.register(self._pidfd, select.POLLIN)
+                waiting.poll(left_ms)
 
     def kill(self) -> None:
         """End the bot's process tree now (any thread); its pipes stay open until ``close()``.
@@ -540,6 +553,8 @@ def close_all() -> None:
     """End every bot process still open in this harness (on interruption and at exit)."""
     with _live_lock:
         bots = list(_live)
+    for bot in bots:
+        bot.end_input()
     for bot in bots:
         bot.close()
 

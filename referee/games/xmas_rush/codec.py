@@ -18,27 +18,66 @@ from referee.games.xmas_rush.board import (CELL_BITS, DIRECTION_NAMES, ITEM_INDE
                                            MAX_MOVE_STEPS, SIZE, item_name, item_owner,
                                            pattern_of, tile_from_pattern)
 from referee.games.xmas_rush.generation import league
-from referee.games.xmas_rush.rules import HAND, Move, Push, XmasRushState
+from referee.games.xmas_rush.rules import HAND, PUSHES, Move, Push, XmasRushState
 
 MAX_ANSWER_CHARS = 124
 _DIRECTION = {name: index for index, name in enumerate(DIRECTION_NAMES)}
-_PUSH = re.compile(r"PUSH ([0-6]) (UP|RIGHT|DOWN|LEFT)")
+_PUSH_BY_TEXT = {str(push): push for push in PUSHES}     # the 28 valid PUSH answers
 _MOVE = re.compile(r"MOVE((?: (?:UP|RIGHT|DOWN|LEFT))+)")
 _EXPECTED = ("expected 'PUSH <0-6> <UP|RIGHT|DOWN|LEFT>' in a PUSH turn, "
              "'MOVE <1 to 20 of UP|RIGHT|DOWN|LEFT>' or 'PASS' in a MOVE turn")
 
 
 # -- state -> input lines ---------------------------------------------------------
+# Everything a block is made of is a string built once here; a block is table look-ups and
+# one list. The harness asks for two blocks a turn (one per seat) on a board that changed at
+# most once since the last turn, so the board's rows are cached too.
 _TILE_TEXT = tuple(pattern_of(tile) for tile in range(16))
-_ROW_SHIFTS = tuple(tuple(CELL_BITS * (y * SIZE + x) for x in range(SIZE)) for y in range(SIZE))
 _CELL_TEXT = tuple(f"{cell % SIZE} {cell // SIZE}" for cell in range(SIZE * SIZE))
 _ITEM_TEXT = ("",) + tuple(item_name(code) for code in range(1, 2 * len(ITEM_INDEX) + 1))
 _CELL_VALUE = (1 << CELL_BITS) - 1
+_ROW_BITS = CELL_BITS * SIZE
+_ROW_VALUE = (1 << _ROW_BITS) - 1
+_ROW_SHIFTS = tuple(range(0, _ROW_BITS, CELL_BITS))
+_MY_HAND, _THEIR_HAND = SIZE * SIZE, SIZE * SIZE + 1       # two more places after the 49 cells
+
+
+def _item_lines(seat: int) -> tuple[tuple[str, ...], ...]:
+    """Per item code, per place (cell, my hand, the opponent's hand): the item's line for ``seat``."""
+    places = _CELL_TEXT + ("-1 -1", "-2 -2")
+    return ((),) + tuple(
+        tuple(f"{_ITEM_TEXT[code]} {place} {0 if (code - 1) & 1 == seat else 1}" for place in places)
+        for code in range(1, len(_ITEM_TEXT)))
+
+
+_ITEM_LINES = (_item_lines(0), _item_lines(1))
+_QUEST_LINES = (tuple(f"{text} 0" for text in _ITEM_TEXT), tuple(f"{text} 1" for text in _ITEM_TEXT))
+_COUNT_TEXT = tuple(str(count) for count in range(len(_ITEM_TEXT)))
+_PLAYER_LINES: dict[tuple[int, int, int], str] = {}   # (quests left, cell, hand tile) -> line
+_ROW_CACHE: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
+_CACHE_SIZE = 4096              # entries of each cache below, emptied when full
+_QUEST_BLOCKS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, ...]] = {}
 _board_cache: tuple[int, tuple[str, ...], dict[int, int]] = (-1, (), {})
+_items_cache: tuple[tuple, list] = ((), [None, None])
+
+
+def _row_view(row: int, first_cell: int) -> tuple[str, tuple[tuple[int, int], ...]]:
+    """One row's tile line and its items as (code, cell) pairs (``row``: 7 cells of 9 bits)."""
+    key = row << 6 | first_cell
+    cached = _ROW_CACHE.get(key)
+    if cached is None:
+        values = [row >> shift & _CELL_VALUE for shift in _ROW_SHIFTS]
+        text = " ".join([_TILE_TEXT[value & 15] for value in values])
+        items = tuple((value >> ITEM_SHIFT, first_cell + x) for x, value in enumerate(values)
+                      if value >> ITEM_SHIFT)
+        if len(_ROW_CACHE) >= _CACHE_SIZE:
+            _ROW_CACHE.clear()
+        cached = _ROW_CACHE[key] = (text, items)
+    return cached
 
 
 def _board_view(board: int) -> tuple[tuple[str, ...], dict[int, int]]:
-    """The 7 tile lines of ``board`` and where its items are (code -> cell), in one pass.
+    """The 7 tile lines of ``board`` and where its items are (code -> cell).
 
     Both seats of a turn, and every MOVE turn after a PUSH turn, see the same board: the last
     board's view is kept (one tuple, so threads that share it read a consistent entry).
@@ -47,61 +86,87 @@ def _board_view(board: int) -> tuple[tuple[str, ...], dict[int, int]]:
     cached = _board_cache
     if cached[0] == board:
         return cached[1], cached[2]
-    tile_text, cell_value = _TILE_TEXT, _CELL_VALUE
     rows = []
     where = {}
-    cell = 0
-    for shifts in _ROW_SHIFTS:
-        values = [board >> shift & cell_value for shift in shifts]
-        rows.append(" ".join([tile_text[value & 15] for value in values]))
-        for value in values:
-            if value >> ITEM_SHIFT:
-                where[value >> ITEM_SHIFT] = cell
-            cell += 1
+    rest = board
+    for first_cell in range(0, SIZE * SIZE, SIZE):
+        text, items = _row_view(rest & _ROW_VALUE, first_cell)
+        rest >>= _ROW_BITS
+        rows.append(text)
+        for code, cell in items:
+            where[code] = cell
     view = tuple(rows)
     _board_cache = (board, view, where)
     return view, where
+
+
+def _player_line(state: XmasRushState, player: int) -> str:
+    key = (state.remaining(player), state.pos[player], state.hands[player] & 15)
+    line = _PLAYER_LINES.get(key)
+    if line is None:
+        line = _PLAYER_LINES[key] = f"{key[0]} {_CELL_TEXT[key[1]]} {_TILE_TEXT[key[2]]}"
+    return line
+
+
+def _items(state: XmasRushState, seat: int, on_board: dict[int, int]) -> list[str]:
+    """The item lines ``seat`` receives; the last (board, hands, order)'s are kept per seat."""
+    global _items_cache
+    key = (state.board, state.hands, state.item_order)
+    cached_key, per_seat = _items_cache
+    if cached_key != key:
+        per_seat = [None, None]
+        _items_cache = (key, per_seat)
+    items = per_seat[seat]
+    if items is None:
+        item_lines = _ITEM_LINES[seat]
+        places = dict(on_board)
+        for player, hand in enumerate(state.hands):
+            if hand >> ITEM_SHIFT:
+                places[hand >> ITEM_SHIFT] = _MY_HAND if player == seat else _THEIR_HAND
+        items = per_seat[seat] = [item_lines[code][places[code]] for code in state.item_order
+                                  if code in places]
+    return items
 
 
 def turn_lines(state: XmasRushState, seat: int) -> list[str]:
     """The input block ``seat`` receives at the current turn."""
     other = 1 - seat
     rows, on_board = _board_view(state.board)
-    lines = [str(state.turn & 1), *rows]
-    hands = state.hands
-    for player in (seat, other):
-        cell = state.pos[player]
-        lines.append(f"{state.remaining(player)} {_CELL_TEXT[cell]} {_TILE_TEXT[hands[player] & 15]}")
-    on_hand = {hands[player] >> ITEM_SHIFT: player for player in (0, 1) if hands[player] >> ITEM_SHIFT}
-    items = []
-    for code in state.item_order:
-        if code in on_board:
-            place = _CELL_TEXT[on_board[code]]
-        elif code in on_hand:
-            place = "-1 -1" if on_hand[code] == seat else "-2 -2"
-        else:
-            continue
-        items.append(f"{_ITEM_TEXT[code]} {place} {0 if (code - 1) & 1 == seat else 1}")
-    lines.append(str(len(items)))
+    lines = ["1" if state.turn & 1 else "0", *rows, _player_line(state, seat),
+             _player_line(state, other)]
+    items = _items(state, seat, on_board)
+    lines.append(_COUNT_TEXT[len(items)])
     lines += items
     quests = state.quests
-    lines.append(str(len(quests[seat]) + len(quests[other])))
-    lines += [f"{_ITEM_TEXT[code]} 0" for code in quests[seat]]
-    lines += [f"{_ITEM_TEXT[code]} 1" for code in quests[other]]
+    key = (quests[seat], quests[other])
+    quest_lines = _QUEST_BLOCKS.get(key)
+    if quest_lines is None:
+        quest_lines = _quest_lines(*key)
+    lines += quest_lines
     return lines
+
+
+def _quest_lines(mine: tuple[int, ...], theirs: tuple[int, ...]) -> tuple[str, ...]:
+    """numQuests and the quest lines, mine first (kept: quests change a few times a game)."""
+    if len(_QUEST_BLOCKS) >= _CACHE_SIZE:
+        _QUEST_BLOCKS.clear()
+    block = _QUEST_BLOCKS[mine, theirs] = (_COUNT_TEXT[len(mine) + len(theirs)],
+                                           *(_QUEST_LINES[0][code] for code in mine),
+                                           *(_QUEST_LINES[1][code] for code in theirs))
+    return block
 
 
 # -- answer line -> action -----------------------------------------------------------
 def parse_action(state: XmasRushState, seat: int, line: str) -> Push | Move:
     """The action of ``line``; InvalidAction (a bad_output fault) for anything CodinGame rejects."""
+    push = _PUSH_BY_TEXT.get(line)
+    if push is not None:
+        if not state.is_push_turn():
+            raise InvalidAction(f"{line!r} in a MOVE turn (answer MOVE ... or PASS)")
+        return push
     if len(line) > MAX_ANSWER_CHARS:
         raise InvalidAction(f"answer longer than {MAX_ANSWER_CHARS} characters: {line[:40]!r}...")
     push_turn = state.is_push_turn()
-    match = _PUSH.fullmatch(line)
-    if match:
-        if not push_turn:
-            raise InvalidAction(f"{line!r} in a MOVE turn (answer MOVE ... or PASS)")
-        return Push(int(match.group(1)), _DIRECTION[match.group(2)])
     if line == "PASS" or _MOVE.fullmatch(line):
         if push_turn:
             raise InvalidAction(f"{line!r} in a PUSH turn (answer PUSH <0-6> <direction>)")
