@@ -18,7 +18,7 @@ from referee.games.xmas_rush.board import (CELL_BITS, DIRECTION_NAMES, ITEM_INDE
                                            MAX_MOVE_STEPS, SIZE, item_name, item_owner,
                                            pattern_of, tile_from_pattern)
 from referee.games.xmas_rush.generation import league
-from referee.games.xmas_rush.rules import HAND, PUSHES, Move, Push, XmasRushState
+from referee.games.xmas_rush.rules import PUSHES, Move, Push, XmasRushState
 
 MAX_ANSWER_CHARS = 124
 _DIRECTION = {name: index for index, name in enumerate(DIRECTION_NAMES)}
