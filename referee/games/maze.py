@@ -64,7 +64,8 @@ def grid_lines(grid: MazeGrid, points: list[int]) -> list[str]:
     return lines
 
 
-def points_from_lines(grid: MazeGrid, lines: list[str]) -> list[int]:
+def points_from_lines(lines: list[str]) -> list[int]:
+    """The points of every cell, row after row, from grid lines (walls and '.' hold 0)."""
     return [0 if char in "#." else int(char) for line in lines for char in line]
 
 

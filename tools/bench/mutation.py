@@ -31,6 +31,8 @@ TARGETS = {
 # mutant name (stable while its function's source is unchanged) -> why surviving it is harmless
 _MIN_NEVER_BINDS = ("int(q * count) <= q * count < count, so min(count - 1, ...) never takes its "
                     "first argument: changing it changes nothing")
+_TURN_BLOCK_ENDS = ("the grid's slice one line longer: a turn block ends with the grid's last "
+                    "row, so there is no further line to take")
 _INFINITE_ONLY = "only +inf, -inf or nan reach this test (finite values returned above)"
 EQUIVALENT: dict[str, str] = {
     "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_2":
@@ -71,6 +73,16 @@ EQUIVALENT: dict[str, str] = {
         'at the root the fitted weights already sum to 1 (to rounding): * and / by norm agree',
     'tools.stats.x_los__mutmut_1':
         'wins == losses gives erf(0) = 0, i.e. 0.5, by the formula as well',
+    "referee.games.calculation.codec.x_action_from_text__mutmut_7":
+        'an empty line\'s command "" -> "XXXX": neither is a command, the same refusal follows',
+    "referee.games.calculation.codec.x_parse_action__mutmut_8":
+        "action < 4 -> <= 4 adds WASTE 0, which is legal whenever a card is current and "
+        "refused by the spent-stock test above when none is: it never reaches this test",
+    "referee.games.calculation.codec.x_state_from_lines__mutmut_21":
+        "stock [] -> None: the current card is given, so the stock is not read before "
+        "it is replaced by the unseen cards",
+    "referee.games.number_maze.codec.x_state_from_lines__mutmut_28": _TURN_BLOCK_ENDS,
+    "referee.games.number_maze_duel.codec.x_state_from_lines__mutmut_31": _TURN_BLOCK_ENDS,
 }
 _RESULT = re.compile(r"^\s*(?P<name>[\w.]+?)__mutmut_(?P<number>\d+): (?P<status>.+?)\s*$")
 

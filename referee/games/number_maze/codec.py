@@ -35,5 +35,5 @@ def state_from_lines(init: list[str], turn: list[str]) -> NumberMazeState:
     turns_left, score = map(int, turn[0].split())
     row, col = map(int, turn[1].split())
     grid = MazeGrid(height, width)
-    points = points_from_lines(grid, turn[2:2 + height])
+    points = points_from_lines(turn[2:2 + height])
     return NumberMazeState(grid, points, row * width + col, turns, score, turns - turns_left)

@@ -39,6 +39,6 @@ def state_from_lines(init: list[str], turn: list[str]) -> NumberMazeDuelState:
     score0, row0, col0 = map(int, turn[1].split())
     score1, row1, col1 = map(int, turn[2].split())
     grid = MazeGrid(height, width)
-    points = points_from_lines(grid, turn[3:3 + height])
+    points = points_from_lines(turn[3:3 + height])
     return NumberMazeDuelState(grid, points, [row0 * width + col0, row1 * width + col1], turns,
                                [score0, score1], turns - turns_left)
