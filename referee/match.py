@@ -121,7 +121,8 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
                memory_mb: int | None = DEFAULT_MEMORY_MB, record: bool = True,
                on_turn: Callable[[int], None] | None = None,
                watchdog_s: float = WATCHDOG_SLACK_S, sandboxed: bool = False,
-               line_buffered: bool = True) -> MatchResult:
+               line_buffered: bool = True,
+               on_turns_done: Callable[[], None] | None = None) -> MatchResult:
     """Play one game between bot processes and return its result (with the replay records).
 
     Bot faults end the game with a fault on that seat. A failure of the referee
@@ -133,6 +134,9 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
     of the game is gone when it returns or raises. ``sandboxed``: each bot
     under bubblewrap (see ``referee.sandbox``). ``line_buffered``: each bot's
     stdout line-buffered, as on CodinGame (see ``referee.output_buffering``).
+    ``on_turns_done`` is called once the last answer is in (or the game failed), before
+    the bots are given their moment to exit and are cleaned up: a runner may start the
+    next game's bots meanwhile.
     """
     options = dict(options) if options is not None else game.parse_options({})
     run = _Game(game, players, seed, options, time_control or game.time_control, record)
@@ -150,6 +154,8 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
         run.referee_failed(f"{type(error).__name__}: {error}", detail)
     finally:
         watchdog.disarm()
+        if on_turns_done is not None:
+            on_turns_done()
         run.close_bots()
     try:
         return run.result()

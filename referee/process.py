@@ -448,8 +448,10 @@ class BotProcess:
         """End of file on stdin: the bot may now exit on its own. Only the owner thread (the
         one that writes to stdin) closes it; ``close()`` then waits for the exit. A game ends
         the input of all its bots first, so they exit at the same time, not one after another."""
-        if self._eof_at is not None or threading.get_ident() != self._owner:
-            return
+        if self._eof_at is None and threading.get_ident() == self._owner:
+            self._close_stdin()
+
+    def _close_stdin(self) -> None:
         self._eof_at = _now()
         try:
             self._proc.stdin.close()
@@ -458,8 +460,9 @@ class BotProcess:
 
     def _let_exit(self) -> None:
         """End of file on stdin, and a moment (from then) to exit on its own, so its last
-        stderr is flushed."""
-        self.end_input()
+        stderr is flushed. Called by close() in the owner thread, or once that thread is gone."""
+        if self._eof_at is None:
+            self._close_stdin()
         if self._pidfd is not None and self._proc.returncode is None:
             left_ms = _EXIT_GRACE_MS - (_now() - self._eof_at) * 1000
             if left_ms > 0:

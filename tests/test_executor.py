@@ -5,6 +5,7 @@ from __future__ import annotations
 import dataclasses
 import subprocess
 import sys
+import threading
 
 from referee.api import TimeControl
 from referee.games import load_game
@@ -28,7 +29,7 @@ def test_a_producer_submits_after_each_result_and_gets_every_game_once():
     arena = tictactoe_arena(a="random --seed 1", b="random --seed 2")
     seen: list[tuple] = []
     with LocalExecutor(arena, 2) as executor:
-        assert executor.capacity() == 2 and executor.description == "jobs 2"
+        assert executor.capacity() == 3 and executor.description == "jobs 2"   # 2 + 1 waiting
         executor.submit(GameJob(0, ("a", "b"), 11))
         while executor.in_flight():
             for job, result in executor.finished(timeout=0.2):
@@ -54,7 +55,58 @@ def test_run_jobs_stops_scheduling_when_on_result_says_so():
     with LocalExecutor(arena, 1) as executor:
         outcome = run_jobs(executor, paired_jobs("a", "b", 5, base_seed=3),
                            on_result=lambda job, result: played.append(job) or len(played) == 3)
-    assert outcome.stopped and outcome.played == 3 and len(played) == 3
+    # the 4th game starts as the 3rd has its last answer, before its result says stop
+    assert outcome.stopped and outcome.played == len(played) and 3 <= len(played) <= 4
+
+
+class _RecordingArena:
+    """Stands in for Arena.play: records when each game plays and when it is cleaned up."""
+
+    def __init__(self):
+        self.events: list[str] = []
+        self.next_started = threading.Event()
+        self.hold_first = threading.Event()
+
+    def play(self, job, on_turns_done=None):
+        self.events.append(f"play {job.pair}")
+        if job.pair == 1:
+            self.next_started.set()
+        if job.pair == 0:
+            self.hold_first.wait(10)
+        on_turns_done()
+        self.events.append(f"turns done {job.pair}")
+        if job.pair == 0:          # cleaning up: the next game starts meanwhile, not after
+            self.next_started.wait(10)
+        self.events.append(f"end {job.pair}")
+        return job.pair
+
+
+def test_the_next_game_starts_while_the_last_one_cleans_up_never_two_playing():
+    arena = _RecordingArena()
+    with LocalExecutor(arena, 1) as executor:
+        executor.submit(GameJob(0, ("a", "b"), 1))
+        executor.submit(GameJob(1, ("b", "a"), 2))
+        arena.hold_first.set()
+        results = []
+        while executor.in_flight():
+            results += [result for _, result in executor.finished(timeout=0.2)]
+    assert sorted(results) == [0, 1]
+    assert arena.events.index("play 1") > arena.events.index("turns done 0")      # one at a time
+    assert arena.events.index("play 1") < arena.events.index("end 0")             # overlapped
+
+
+def test_a_stop_drops_the_game_waiting_for_its_turn():
+    arena = _RecordingArena()
+    with LocalExecutor(arena, 1) as executor:
+        executor.submit(GameJob(0, ("a", "b"), 1))
+        executor.submit(GameJob(1, ("b", "a"), 2))        # waits: game 0 is held
+        executor.drop_waiting()
+        arena.next_started.set()
+        arena.hold_first.set()
+        results = []
+        while executor.in_flight():
+            results += [result for _, result in executor.finished(timeout=0.2)]
+    assert results == [0] and "play 1" not in arena.events
 
 
 def test_cluster_without_distributed_says_in_one_line_how_to_install_it():

@@ -92,3 +92,24 @@ def test_pdata_written_after_the_last_answer_is_kept():
     result = play_match(CountingGame(10, CLOCK), [bot, bot], seed=1)
     assert [player.pdata for player in result.players] == [{"answers": "5"}, {"answers": "5"}]
     assert all(player.stderr_bytes == 5 * len("[PDATA] answers = 5\n") for player in result.players)
+
+
+def test_a_game_ends_every_bots_input_before_waiting_for_any_to_exit():
+    """Bots exit together (one exit wait a game, not one a bot): close_bots ends all inputs first."""
+    from referee.match import _Game
+    calls = []
+
+    class Bot:
+        def __init__(self, name):
+            self.name = name
+
+        def end_input(self):
+            calls.append(("end_input", self.name))
+
+        def close(self):
+            calls.append(("close", self.name))
+
+    game = _Game.__new__(_Game)
+    game.bots = [Bot("a"), Bot("b")]
+    game.close_bots()
+    assert calls == [("end_input", "a"), ("end_input", "b"), ("close", "a"), ("close", "b")]

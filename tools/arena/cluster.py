@@ -269,6 +269,9 @@ class DaskExecutor:
         return MatchResult(self.spec.game, job.seed, dict(self.spec.options), 0,
                            "referee error: " + message, None, players, referee_error=message)
 
+    def drop_waiting(self) -> None:
+        self.cancel()                   # queued tasks wait on the scheduler: drop them all
+
     def cancel(self) -> None:
         if self._futures:
             self.client.cancel(list(self._futures), force=True)

@@ -43,6 +43,10 @@ class GameExecutor(Protocol):
         """Wait up to ``timeout`` seconds for a game to end; every game ended since the last
         call, in submission order. Each submitted job comes back once, or never if cancelled."""
 
+    def drop_waiting(self) -> None:
+        """Games submitted but not started never start; running ones finish (a stop decided
+        by the results so far, without ``stop_drops_queued``)."""
+
     def cancel(self) -> None:
         """Drop every game not handed back yet: queued ones never start, running ones are cut
         (their bots killed) and their results discarded. Returns when they are gone."""
@@ -52,18 +56,25 @@ class GameExecutor(Protocol):
 
 
 class LocalExecutor:
-    """Games on threads of this process (a game mostly waits on its bots' pipes)."""
+    """Games on threads of this process (a game mostly waits on its bots' pipes).
+
+    ``workers`` games play at once. One more waits in line, and starts its bots as soon as
+    a game has its last answer: the ended game's bots exit and are cleaned up meanwhile
+    (~10 ms for a Python bot), instead of the next game waiting for that.
+    """
 
     def __init__(self, arena: "Arena", workers: int):
         self.arena = arena
         self.workers = workers
         self.description = f"jobs {workers}"
-        self._pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="game")
+        self._pool = ThreadPoolExecutor(max_workers=workers + 1, thread_name_prefix="game")
+        self._playing = threading.Semaphore(workers)
         self._running: dict[Future, GameJob] = {}
         self._cancelled = threading.Event()
+        self._dropping = threading.Event()
 
     def capacity(self) -> int:
-        return self.workers
+        return self.workers + 1
 
     def in_flight(self) -> int:
         return len(self._running)
@@ -71,8 +82,24 @@ class LocalExecutor:
     def submit(self, job: "GameJob") -> None:
         self._running[self._pool.submit(self._play, job)] = job
 
+    def drop_waiting(self) -> None:
+        """Games not started yet never start (the run stopped: an SPRT decision)."""
+        self._dropping.set()
+
     def _play(self, job: "GameJob") -> MatchResult | None:
-        return None if self._cancelled.is_set() else self.arena.play(job)
+        released = threading.Lock()             # taken by the first of the two releases
+
+        def release() -> None:
+            if released.acquire(blocking=False):
+                self._playing.release()
+
+        self._playing.acquire()
+        try:
+            if self._cancelled.is_set() or self._dropping.is_set():
+                return None
+            return self.arena.play(job, on_turns_done=release)
+        finally:
+            release()
 
     def finished(self, timeout: float) -> list[tuple["GameJob", MatchResult]]:
         if not self._running:

@@ -108,14 +108,16 @@ class Arena:
     def commands(self, job: GameJob) -> list[str]:
         return [command_of(spec) for spec in self.seat_players(job)]
 
-    def play(self, job: GameJob, on_turn: Callable[[int], None] | None = None) -> MatchResult:
-        """The game's result; BotStartError (nothing recorded) when a bot cannot start."""
+    def play(self, job: GameJob, on_turn: Callable[[int], None] | None = None,
+             on_turns_done: Callable[[], None] | None = None) -> MatchResult:
+        """The game's result; BotStartError (nothing recorded) when a bot cannot start.
+        ``on_turns_done``: see ``play_match``."""
         self.check_programs(job.seats)
         result = play_match(self.game, self.seat_players(job), seed=job.seed,
                             options=self.options, time_control=self.time_control,
                             memory_mb=self.memory_mb, record=self.record,
                             sandboxed=self.sandboxed, line_buffered=self.line_buffered,
-                            on_turn=on_turn)
+                            on_turn=on_turn, on_turns_done=on_turns_done)
         if any(player.fault is not None and player.fault.kind is Fault.CRASH
                and not player.latencies_ms for player in result.players):
             self.check_programs(job.seats)      # its file may have gone as the game started
@@ -187,6 +189,8 @@ def run_jobs(executor: "GameExecutor", jobs: Iterable[GameJob], *,
                         outcome.stopped = True
                         if getattr(executor, "stop_drops_queued", False):
                             executor.cancel()
+                        else:
+                            executor.drop_waiting()
             if halt.is_set():
                 outcome.interrupted = True
                 # games that ended before the signal are real results; the rest are cut off,

@@ -31,7 +31,7 @@ _EXPECTED = ("expected 'PUSH <0-6> <UP|RIGHT|DOWN|LEFT>' in a PUSH turn, "
 # -- state -> input lines ---------------------------------------------------------
 # Everything a block is made of is a string built once here; a block is table look-ups and
 # one list. The harness asks for two blocks a turn (one per seat) on a board that changed at
-# most once since the last turn, so the board's rows are cached too.
+# most once since the last turn, so the last board's lines are kept.
 _TILE_TEXT = tuple(pattern_of(tile) for tile in range(16))
 _CELL_TEXT = tuple(f"{cell % SIZE} {cell // SIZE}" for cell in range(SIZE * SIZE))
 _ITEM_TEXT = ("",) + tuple(item_name(code) for code in range(1, 2 * len(ITEM_INDEX) + 1))
@@ -39,6 +39,8 @@ _CELL_VALUE = (1 << CELL_BITS) - 1
 _ROW_BITS = CELL_BITS * SIZE
 _ROW_VALUE = (1 << _ROW_BITS) - 1
 _ROW_SHIFTS = tuple(range(0, _ROW_BITS, CELL_BITS))
+_ROW_ITEM_BITS = sum(_CELL_VALUE >> ITEM_SHIFT << ITEM_SHIFT << shift for shift in _ROW_SHIFTS)
+assert (SIZE, CELL_BITS) == (7, 9), "_row_text spells out 7 cells of 9 bits"
 _MY_HAND, _THEIR_HAND = SIZE * SIZE, SIZE * SIZE + 1       # two more places after the 49 cells
 
 
@@ -54,26 +56,18 @@ _ITEM_LINES = (_item_lines(0), _item_lines(1))
 _QUEST_LINES = (tuple(f"{text} 0" for text in _ITEM_TEXT), tuple(f"{text} 1" for text in _ITEM_TEXT))
 _COUNT_TEXT = tuple(str(count) for count in range(len(_ITEM_TEXT)))
 _PLAYER_LINES: dict[tuple[int, int, int], str] = {}   # (quests left, cell, hand tile) -> line
-_ROW_CACHE: dict[int, tuple[str, tuple[tuple[int, int], ...]]] = {}
 _CACHE_SIZE = 4096              # entries of each cache below, emptied when full
 _QUEST_BLOCKS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, ...]] = {}
 _board_cache: tuple[int, tuple[str, ...], dict[int, int]] = (-1, (), {})
 _items_cache: tuple[tuple, list] = ((), [None, None])
 
 
-def _row_view(row: int, first_cell: int) -> tuple[str, tuple[tuple[int, int], ...]]:
-    """One row's tile line and its items as (code, cell) pairs (``row``: 7 cells of 9 bits)."""
-    key = row << 6 | first_cell
-    cached = _ROW_CACHE.get(key)
-    if cached is None:
-        values = [row >> shift & _CELL_VALUE for shift in _ROW_SHIFTS]
-        text = " ".join([_TILE_TEXT[value & 15] for value in values])
-        items = tuple((value >> ITEM_SHIFT, first_cell + x) for x, value in enumerate(values)
-                      if value >> ITEM_SHIFT)
-        if len(_ROW_CACHE) >= _CACHE_SIZE:
-            _ROW_CACHE.clear()
-        cached = _ROW_CACHE[key] = (text, items)
-    return cached
+def _row_text(row: int) -> str:
+    """The tile line of one row (``row``: its 7 cells of 9 bits, tile in each cell's low 4)."""
+    text = _TILE_TEXT
+    return (f"{text[row & 15]} {text[row >> 9 & 15]} {text[row >> 18 & 15]} "
+            f"{text[row >> 27 & 15]} {text[row >> 36 & 15]} {text[row >> 45 & 15]} "
+            f"{text[row >> 54 & 15]}")
 
 
 def _board_view(board: int) -> tuple[tuple[str, ...], dict[int, int]]:
@@ -90,11 +84,14 @@ def _board_view(board: int) -> tuple[tuple[str, ...], dict[int, int]]:
     where = {}
     rest = board
     for first_cell in range(0, SIZE * SIZE, SIZE):
-        text, items = _row_view(rest & _ROW_VALUE, first_cell)
+        row = rest & _ROW_VALUE
         rest >>= _ROW_BITS
-        rows.append(text)
-        for code, cell in items:
-            where[code] = cell
+        rows.append(_row_text(row))
+        if row & _ROW_ITEM_BITS:
+            for x, shift in enumerate(_ROW_SHIFTS):
+                code = row >> shift & _CELL_VALUE
+                if code >> ITEM_SHIFT:
+                    where[code >> ITEM_SHIFT] = first_cell + x
     view = tuple(rows)
     _board_cache = (board, view, where)
     return view, where
