@@ -1,7 +1,8 @@
 """Benchmarks of the bot harness: ``python -m tools.bench.harness MODE``.
 
-  overhead  the harness's cost per turn (BotProcess.send + read_line) against a raw pipe
-            echo round trip with the same child interpreter, measured in the same run
+  overhead  the harness's cost per turn in a match (BotProcess.send + read_line) against a raw
+            pipe echo round trip with the same child interpreter, measured in the same run;
+            beside it, a turn kept for a replay (+ take_stderr)
   flood     the same per-turn cost when the bot writes 64 KB of stderr every turn
   latency   a bot that answers after 40 ms of a 50 ms budget, over N turns per game, with
             --jobs games at once: timeouts, latency distribution, margin, run-queue waits
@@ -75,14 +76,21 @@ def _placements() -> dict[str, tuple[set[int], set[int]] | None]:
     return {"same core": same, "cross core": cross}
 
 
+_BLOCK = 20                     # turns of one kind in a row
+
+
 def paired_round_trips(code: str, turns: int,
                        placement: tuple[set[int], set[int]] | None = None
-                       ) -> tuple[list[float], list[float]]:
-    """Per-turn seconds of a raw round trip and of a harness turn, alternating turn by turn.
+                       ) -> tuple[list[float], list[float], list[float]]:
+    """Per-turn seconds of a raw round trip, a match turn and a recorded turn, in turn.
 
-    Alternating makes both see the same machine at the same moment; medians of the
-    per-turn times then ignore the turns where another process took the CPU. ``placement``
-    pins this process and both children to CPU sets (parent's, children's) for the run.
+    A match turn is what a game without a replay does (send, read_line); a recorded turn
+    also takes the turn's stderr for the replay. Short blocks of each kind in turn make all
+    three see the same machine at about the same moment, each in its steady state (turn by
+    turn, the first after a switch pays for the other child's cache misses: with three
+    kinds that is not fair to all); medians of the per-turn times then ignore the turns
+    where another process took the CPU. ``placement`` pins this process and the children to CPU
+    sets (parent's, children's) for the run.
     """
     before = os.sched_getaffinity(0)
     if placement:
@@ -93,48 +101,61 @@ def paired_round_trips(code: str, turns: int,
         for pid in (raw.child.pid, bot.pid):
             os.sched_setaffinity(pid, placement[1])
     clock = time.perf_counter
-    raw_times, harness_times = [], []
+
+    def raw_turn() -> None:
+        raw.round_trip()
+
+    def match_turn() -> None:
+        bot.read_line(bot.send(["-1 -1"], 1), 1)
+
+    def recorded_turn() -> None:
+        bot.read_line(bot.send(["-1 -1"], 1), 1)
+        bot.take_stderr()
+
+    kinds = ((raw_turn, []), (match_turn, []), (recorded_turn, []))
     try:
         raw.round_trip()
         bot.read_line(bot.send(["-1 -1"], 5), 5)       # both children are up
-        for _ in range(turns):
-            started = clock()
-            raw.round_trip()
-            middle = clock()
-            bot.read_line(bot.send(["-1 -1"], 1), 1)
-            bot.take_stderr()
-            ended = clock()
-            raw_times.append(middle - started)
-            harness_times.append(ended - middle)
+        for _ in range(0, turns, _BLOCK):
+            for turn, times in kinds:
+                turn()                                  # (the switch from the other kind)
+                for _ in range(_BLOCK):
+                    started = clock()
+                    turn()
+                    times.append(clock() - started)
     finally:
         raw.close()
         bot.close()
         os.sched_setaffinity(0, before)
-    return raw_times, harness_times
+    return kinds[0][1], kinds[1][1], kinds[2][1]
 
 
 def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo",
                  target: str = "(target <= 1.3)") -> None:
-    print(f"{label}: {turns} turns x {rounds} rounds, raw and harness turns alternating "
+    print(f"{label}: {turns} turns x {rounds} rounds, raw, match and recorded turns alternating "
           f"(load average {os.getloadavg()[0]:.2f} on {os.cpu_count()} cores)")
     for name, placement in _placements().items():
         if placement is None:
             print(f"  {name}: skipped (one usable CPU)")
             continue
         print(f"  {name} (this process on CPU {min(placement[0])}, the bots on CPU "
-              f"{min(placement[1])}):")
-        print(f"  {'round':>5} {'raw p50 us':>11} {'harness p50 us':>15} {'ratio':>6}   "
-              f"{'raw mean':>9} {'harness mean':>13}")
-        ratios = []
+              f"{min(placement[1])}), p50 in us:")
+        print(f"  {'round':>5} {'raw':>7} {'match turn':>11} {'ratio':>6} {'recorded turn':>14} "
+              f"{'ratio':>6}")
+        ratios, recorded_ratios = [], []
         for number in range(1, rounds + 1):
-            raw, harness = paired_round_trips(code, turns, placement)
-            raw_p50, harness_p50 = statistics.median(raw) * 1e6, statistics.median(harness) * 1e6
+            raw, harness, recorded = paired_round_trips(code, turns, placement)
+            raw_p50 = statistics.median(raw) * 1e6
+            harness_p50, recorded_p50 = (statistics.median(harness) * 1e6,
+                                         statistics.median(recorded) * 1e6)
             ratios.append(harness_p50 / raw_p50)
-            print(f"  {number:>5} {raw_p50:>11.1f} {harness_p50:>15.1f} {ratios[-1]:>6.2f}   "
-                  f"{statistics.mean(raw) * 1e6:>9.1f} {statistics.mean(harness) * 1e6:>13.1f}")
+            recorded_ratios.append(recorded_p50 / raw_p50)
+            print(f"  {number:>5} {raw_p50:>7.1f} {harness_p50:>11.1f} {ratios[-1]:>6.2f} "
+                  f"{recorded_p50:>14.1f} {recorded_ratios[-1]:>6.2f}")
         verdict = target if name == "same core" else "(for reference: the ratio is taken on one core)"
-        print(f"  {name}: ratio harness/raw (median of rounds): {statistics.median(ratios):.2f}   "
-              f"{verdict}  load average {os.getloadavg()[0]:.2f}")
+        print(f"  {name}: ratio harness/raw (median of rounds): {statistics.median(ratios):.2f}"
+              f"   {verdict}; a recorded turn: {statistics.median(recorded_ratios):.2f}  "
+              f"load average {os.getloadavg()[0]:.2f}")
 
 
 # -- latency ----------------------------------------------------------------------------------
