@@ -111,3 +111,17 @@ def test_the_tools_folder_is_layered():
     loose = sorted(path.name for path in (ROOT / "tools").glob("*.py")
                    if path.name not in {"__init__.py", "stats.py"})
     assert not loose, f"modules loose in tools/ (put them in a subsystem folder): {loose}"
+
+
+# The design card: these at the top level, plus docs/, .ci/ and dotfiles; nothing else.
+TOP_LEVEL = {"pyproject.toml", "bots", "referee", "tests", "tools", "README.md", "docs", ".ci"}
+
+
+def test_the_top_level_holds_only_the_design_cards_entries():
+    """What is committed (a stray file a test wrote, committed by mistake, is caught here)."""
+    import subprocess
+    done = subprocess.run(["git", "ls-files"], cwd=ROOT, capture_output=True, text=True)
+    if done.returncode != 0:
+        pytest.skip("not a git checkout: the committed top level cannot be listed")
+    top = {line.split("/", 1)[0] for line in done.stdout.splitlines() if line}
+    assert {name for name in top if not name.startswith(".")} - TOP_LEVEL == set()
