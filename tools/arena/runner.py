@@ -39,6 +39,7 @@ def usable_cores() -> int:
 
 
 MAX_JOBS = 256         # games at once on one machine: each runs its bots and a thread
+_warned_jobs: set[int] = set()
 
 
 def worker_count(requested: int | None) -> int:
@@ -50,7 +51,8 @@ def worker_count(requested: int | None) -> int:
         return cores
     if not 1 <= requested <= MAX_JOBS:
         raise UsageError(f"--jobs {requested}: must be from 1 to {MAX_JOBS}")
-    if requested > cores:
+    if requested > cores and requested not in _warned_jobs:
+        _warned_jobs.add(requested)         # (set-up and the executor both ask: say it once)
         print(f"botarena: warning: --jobs {requested} is more than the {cores} core(s) here; "
               "bots that compute may be starved of CPU and time out (fine for bots that sleep "
               "or wait on a remote engine)", file=sys.stderr)
