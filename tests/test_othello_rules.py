@@ -151,13 +151,51 @@ def test_codec_round_trip():
         state.play(move)
 
 
-@pytest.mark.parametrize("line, reason", [("", "expected a move"), ("z9", "not a square"),
-                                          ("d4", "already taken"), ("a1", "turns no disc"),
-                                          ("d", "not a square")])
+@pytest.mark.parametrize("line, reason", [
+    ("", "expected a move such as 'd3', got ''"),
+    ("  ", "expected a move such as 'd3', got '  '"),
+    ("z9", "'z9' is not a square (expected a1..h8) in 'z9'"),
+    ("z1", "'z1' is not a square (expected a1..h8) in 'z1'"),     # a bad file alone is enough
+    ("a9", "'a9' is not a square (expected a1..h8) in 'a9'"),     # a bad rank alone is enough
+    ("a0 hello", "'a0' is not a square (expected a1..h8) in 'a0 hello'"),
+    ("d", "'d' is not a square (expected a1..h8) in 'd'"),
+    ("d33", "'d33' is not a square (expected a1..h8) in 'd33'"),
+    ("d4", "square 'd4' is already taken"),
+    ("E5", "square 'E5' is already taken"),
+    ("a1", "'a1' turns no disc: not a legal move"),
+])
 def test_bad_answers_say_why(line, reason):
     game = load_game("othello")
-    with pytest.raises(InvalidAction, match=reason):
+    with pytest.raises(InvalidAction) as refused:
         game.parse_action(game.new_state(0, {}, 2), 0, line)
+    assert str(refused.value) == reason
+
+
+def test_square_text_and_back_in_either_case():
+    assert [codec.square_text(square) for square in (0, 7, 8, 27, 56, 63)] == [
+        "a1", "h1", "a2", "d4", "a8", "h8"]
+    for square in range(64):
+        text = codec.square_text(square)
+        assert codec.square_from_text(text) == square == codec.square_from_text(text.upper())
+    for text in ("z1", "i1", "a9", "a0", "", "a", "a11", "1a"):
+        assert codec.square_from_text(text) is None
+
+
+def test_state_from_lines_counts_the_moves_played():
+    game = load_game("othello")
+    state = game.new_state(0, {}, 2)
+    assert codec.state_from_lines(0, game.turn_lines(state, 0)).turn == 0
+    for turn, move in enumerate(("d3", "c5", "f6"), start=1):
+        state.play(codec.square_from_text(move))
+        rebuilt = codec.state_from_lines(state.to_move, game.turn_lines(state, state.to_move))
+        assert rebuilt.turn == turn and rebuilt.boards == state.boards
+
+
+def test_moves_from_lines_reads_only_the_listed_moves():
+    game = load_game("othello")
+    lines = game.turn_lines(game.new_state(0, {}, 2), 0)
+    assert lines[8:] == ["4", "d3", "c4", "f5", "e6"]
+    assert codec.moves_from_lines(lines + ["a1", "b1"]) == [19, 26, 37, 44]   # the next block's lines
 
 
 def test_squares_of_lists_bits_in_order():

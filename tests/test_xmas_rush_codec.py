@@ -8,7 +8,8 @@ import pytest
 from referee.api import InvalidAction
 from referee.games import load_game
 from referee.games.xmas_rush import codec
-from referee.games.xmas_rush.board import DOWN, LEFT, RIGHT, UP
+from referee.games.xmas_rush.board import CELL_BITS, DOWN, ITEM_SHIFT, LEFT, RIGHT, UP
+from referee.games.xmas_rush.generation import league
 from referee.games.xmas_rush.rules import Move, Push, XmasRushState
 
 GAME = load_game("xmas_rush")
@@ -140,6 +141,29 @@ def test_longest_answers():
     assert GAME.parse_action(state, 0, "PASS") == Move((), state.pos[0])
 
 
+EXPECTED = ("expected 'PUSH <0-6> <UP|RIGHT|DOWN|LEFT>' in a PUSH turn, "
+            "'MOVE <1 to 20 of UP|RIGHT|DOWN|LEFT>' or 'PASS' in a MOVE turn, got ")
+
+
+@pytest.mark.parametrize("move_turn, line, reason", [
+    (False, "MOVE UP", "'MOVE UP' in a PUSH turn (answer PUSH <0-6> <direction>)"),
+    (False, "PASS", "'PASS' in a PUSH turn (answer PUSH <0-6> <direction>)"),
+    (False, "PUSH 7 UP", EXPECTED + "'PUSH 7 UP'"),
+    (False, "", EXPECTED + "''"),
+    (True, "PUSH 1 UP", "'PUSH 1 UP' in a MOVE turn (answer MOVE ... or PASS)"),
+    (True, "pass", EXPECTED + "'pass'"),
+    (True, "MOVE" + " UP" * 21, "MOVE with 21 steps (at most 20)"),
+    (True, "MOVE" + " UP" * 41, "answer longer than 124 characters: 'MOVE UP UP UP UP UP UP UP UP UP UP UP UP'..."),
+])
+def test_refusals_say_exactly_why(move_turn, line, reason):
+    state = GAME.new_state(1, {"league": 6}, 2)
+    if move_turn:
+        state.apply((Push(1, RIGHT), Push(5, LEFT)))
+    with pytest.raises(InvalidAction) as refused:
+        GAME.parse_action(state, 0, line)
+    assert str(refused.value) == reason
+
+
 def test_answers_round_trip_through_their_wire_form():
     state = GAME.new_state(3, {"league": 6}, 2)
     for push in state.legal_actions(0):
@@ -169,6 +193,68 @@ def test_state_from_lines_is_the_game_as_the_receiver_sees_it():
     assert sorted(seen.decks[0]) == sorted(other_owner(state.decks[1]))
     with pytest.raises(ValueError):
         codec.state_from_lines(GAME.turn_lines(state, 0), turn=1)
+
+
+def test_state_from_lines_defaults_and_the_turn_it_is_told():
+    state = GAME.new_state(1, {"league": 6}, 2)
+    push_block = GAME.turn_lines(state, 0)
+    seen = codec.state_from_lines(push_block)
+    assert seen.rules == league(6) and seen.stale == 0 and seen.turn == 0
+    assert seen.deck_known is False and seen.end_reason() == "" and not seen.is_over()
+    told = codec.state_from_lines(push_block, turn=8, level=3, stale=2)
+    assert told.rules == league(3) and told.stale == 2 and told.turn == 8
+    state.apply((Push(1, RIGHT), Push(5, LEFT)))
+    move_block = GAME.turn_lines(state, 0)
+    assert codec.state_from_lines(move_block).turn == 1
+    for block, turn, reason in ((push_block, 1, "turn 1 is a MOVE turn, the input says turnType 0"),
+                                (push_block, 3, "turn 3 is a MOVE turn, the input says turnType 0"),
+                                (move_block, 2, "turn 2 is a PUSH turn, the input says turnType 1")):
+        with pytest.raises(ValueError) as refused:
+            codec.state_from_lines(block, turn=turn)
+        assert str(refused.value) == reason
+
+
+def complete_quests(state: XmasRushState, seat: int, codes: list[int]) -> None:
+    """``seat`` collects these revealed quests in this order (each reveal draws the next one)."""
+    for code in codes:
+        assert code in state.quests[seat]
+        state._collect(seat, code, CELL_BITS * state.item_cells()[code] + ITEM_SHIFT)
+        state._reveal(state.rules.visible)
+
+
+def test_hidden_quests_of_both_seats_from_the_leaders_and_the_trailers_view():
+    state = GAME.new_state(4, {"league": 6}, 2)
+    draws = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]   # both seats' order
+    def code(name, seat):
+        return 1 + 2 * name + seat
+    # seat 0 collects its first five, out of order; seat 1 none: seat 0 shows draws 5-7, seat 1 0-2
+    complete_quests(state, 0, [code(draws[number], 0) for number in (1, 0, 3, 2, 4)])
+    assert state.quests == (tuple(code(name, 0) for name in draws[5:8]),
+                            tuple(code(name, 1) for name in draws[0:3]))
+    unknown = sorted(draws[8:])                            # drawn by neither: order unknown
+    # the trailer draws next the two the leader collected unseen (order unknown), then the three
+    # the leader shows, in its order; a deck's next reveal is last
+    trailer_deck = unknown + draws[7:4:-1] + sorted(draws[3:5], reverse=True)
+    assert trailer_deck != unknown + sorted(draws[3:8], reverse=True)
+    leader_view = codec.state_from_lines(GAME.turn_lines(state, 0))
+    assert leader_view.decks == (tuple(code(name, 0) for name in unknown),
+                                 tuple(code(name, 1) for name in trailer_deck))
+    trailer_view = codec.state_from_lines(GAME.turn_lines(state, 1))
+    assert trailer_view.decks == (tuple(code(name, 0) for name in trailer_deck),
+                                  tuple(code(name, 1) for name in unknown))
+
+
+def test_hidden_quests_that_are_not_one_sequence_keep_each_seats_own_names():
+    """A hand-made block whose seats miss different items: each deck is its own names, sorted."""
+    state = GAME.new_state(4, {"league": 6}, 2)
+    draws = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]
+    cells = state.item_cells()
+    for name, seat in ((draws[5], 0), (draws[6], 1)):
+        item = 1 + 2 * name + seat
+        state.board ^= item << (CELL_BITS * cells[item] + ITEM_SHIFT)
+    seen = codec.state_from_lines(GAME.turn_lines(state, 0))
+    assert seen.decks == (tuple(1 + 2 * name for name in sorted(set(draws[3:]) - {draws[5]})),
+                          tuple(2 + 2 * name for name in sorted(set(draws[3:]) - {draws[6]})))
 
 
 def test_hidden_quests_follow_what_the_leader_already_drew():
