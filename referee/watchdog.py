@@ -3,7 +3,8 @@
 Every ``TICK_S`` it calls ``tick(now, full)`` on each watched item: a bot's
 memory check (``full`` every ``FULL_EVERY`` ticks, for the costlier scan of the
 bot's whole process tree) and each game's wall-time watchdog. It also records
-how late it wakes up, a direct measure of how overloaded the machine is.
+how late it wakes up, a direct measure of how overloaded the machine is (see
+:class:`LagRecord`: only what a later question can ask for, so memory stays flat).
 """
 from __future__ import annotations
 
@@ -15,11 +16,48 @@ from typing import Callable, Protocol
 
 TICK_S = 0.02
 FULL_EVERY = 25                 # a full scan every 0.5 s
-_LAG_SAMPLES = 4096
+_LAG_SAMPLES = 4096             # a bound the record never reaches in practice (see LagRecord)
 
 
 class Watched(Protocol):
     def tick(self, now: float, full: bool) -> None: ...
+
+
+class LagRecord:
+    """Wake-up delays of the monitor thread, answering "the largest since time T".
+
+    Every tick adds one (time, delay) sample, 50 a second for as long as games run. Keeping them
+    all (or the last 4,096, ~0.5 MB once full) made the harness grow for the first minutes of
+    every run: what a memory-per-game measurement then reads as growth. A sample that a later,
+    larger (or equal) one follows can never be the answer to any question asked after it is
+    added, so only the samples larger than every later one are kept: the answer for ``since``
+    is the first of them at or after it. Random delays keep about log(n) samples; the bound
+    only guards against delays that shrink tick after tick (then the oldest, largest go).
+    """
+
+    __slots__ = ("_samples", "_lock")
+
+    def __init__(self, bound: int = _LAG_SAMPLES):
+        self._samples: collections.deque[tuple[float, float]] = collections.deque(maxlen=bound)
+        self._lock = threading.Lock()             # added by the monitor, asked by games
+
+    def add(self, at: float, lag_ms: float) -> None:
+        with self._lock:
+            samples = self._samples
+            while samples and samples[-1][1] <= lag_ms:
+                samples.pop()
+            samples.append((at, lag_ms))
+
+    def max_since(self, since: float) -> float:
+        """The largest delay (ms) of a sample taken at or after ``since`` (0 if none)."""
+        with self._lock:
+            for at, lag in self._samples:         # decreasing delays: the first one is the max
+                if at >= since:
+                    return lag
+        return 0.0
+
+    def __len__(self) -> int:
+        return len(self._samples)
 
 
 class _Monitor:
@@ -28,7 +66,7 @@ class _Monitor:
         self._items: set[Watched] = set()
         self._wake = threading.Event()
         self._thread: threading.Thread | None = None
-        self.lags: collections.deque[tuple[float, float]] = collections.deque(maxlen=_LAG_SAMPLES)
+        self.lags = LagRecord()
 
     def add(self, item: Watched) -> None:
         with self._lock:
@@ -61,11 +99,11 @@ class _Monitor:
                     pass
             planned = time.perf_counter() + TICK_S
             time.sleep(TICK_S)
-            self.lags.append((planned, max(0.0, time.perf_counter() - planned) * 1000))
+            self.lags.add(planned, max(0.0, time.perf_counter() - planned) * 1000)
 
     def max_lag_ms(self, since: float) -> float:
         """The largest wake-up delay (ms) of this thread after ``since`` (a perf_counter time)."""
-        return max((lag for at, lag in list(self.lags) if at >= since), default=0.0)
+        return self.lags.max_since(since)
 
 
 monitor = _Monitor()

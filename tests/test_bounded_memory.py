@@ -14,6 +14,7 @@ from tools.arena.schedule import PairedJobs, interleave, paired_jobs, solo_jobs
 from tools.arena.standings import Standings, round_robin
 from tools.arena.tally import HeadToHead, LatencyCounts
 from referee.match import latency_summary
+from referee.watchdog import LagRecord
 
 # Runs the CLI in a child and prints its summary, then the child's peak resident memory (KB).
 PEAK_RSS = ("import resource, subprocess, sys\n"
@@ -113,3 +114,27 @@ def test_latency_counts_give_the_percentiles_of_the_full_list():
         assert counts.summary() == latency_summary(values) and counts.count == size
     assert LatencyCounts().summary() == latency_summary([])
 
+
+
+def test_the_monitor_keeps_a_few_lag_samples_and_answers_the_largest_since():
+    """The monitor thread adds a wake-up delay 50 times a second for the whole run; a game asks
+    for the largest since its start. Keeping the last 4,096 samples (the bug: ~0.5 MB, filled
+    over the run's first minutes, read as ~100 bytes a game by a 5,000-game measurement) is not
+    needed to answer: the record keeps only the samples no later one exceeds."""
+    rng, record, samples = random.Random(4), LagRecord(), []
+    for tick in range(20_000):
+        lag = round(rng.expovariate(1.0), 3) if tick % 7 else 0.0
+        record.add(float(tick), lag)
+        samples.append((float(tick), lag))
+        if tick % 997 == 0:
+            for since in (0.0, tick / 2, tick - 3.5, float(tick), tick + 1.0):
+                assert record.max_since(since) == max(
+                    (value for at, value in samples if at >= since), default=0.0)
+    assert len(record) < 100
+
+
+def test_a_long_run_of_shrinking_lags_is_bounded_by_dropping_the_oldest():
+    record = LagRecord(bound=50)
+    for tick in range(1000):
+        record.add(float(tick), 1000.0 - tick)
+    assert len(record) == 50 and record.max_since(0.0) == 50.0 and record.max_since(999.0) == 1.0
