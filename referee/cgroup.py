@@ -7,9 +7,14 @@ cgroups of a run live in ``<own cgroup>/botarena.<pid>/bot.<n>``; the run folder
 is removed at exit (by :mod:`referee.guardian` if this process is killed).
 
 The bot is moved into its cgroup right after it is started (``subprocess`` has no
-way to start it there): a native program that forks within those few
-microseconds leaves that child in our own cgroup, where the process-group and
-marker search of :mod:`referee.process_tree` still find it. Where no cgroup can be
+way to start it there). A bot that forks before the move (a native program within
+microseconds; any bot when the harness's thread waits for a CPU under load) leaves
+that child, and all it forks later, in our own cgroup: the move then finds the
+processes started since the bot (pids after its own, up to the kernel's last pid)
+that carry its marker or are its children, moves them in too, and marks the cgroup
+``early`` so that the end of the game also runs the process-group and marker search
+of :mod:`referee.process_tree` (for what they forked meanwhile). Not caught: a child
+that double-forked and exec'd with an empty environment before the move. Where no cgroup can be
 created (no cgroup2 mount, no permission, not Linux), or ``BOTARENA_NO_CGROUP`` is
 set in the environment, :func:`bot_cgroup` returns None once and for all, and those
 searches are the only means. (Moving a process between cgroups waits for an RCU
@@ -96,10 +101,12 @@ def _remove_stale_folders(parent: str) -> None:
 
 
 class BotCgroup:
-    """The cgroup one bot runs in: :meth:`kill` ends every process in it."""
+    """The cgroup one bot runs in: :meth:`kill` ends every process in it. ``early``: the bot
+    had started processes before it was moved in (see the module's docstring)."""
 
-    def __init__(self, path: str):
+    def __init__(self, path: str, early: bool = False):
         self.path = path
+        self.early = early
 
     def pids(self) -> list[int]:
         try:
@@ -162,8 +169,10 @@ class BotCgroup:
             self.wait_empty()
 
 
-def bot_cgroup(pid: int) -> BotCgroup | None:
-    """Move ``pid`` into a new cgroup of its own; None where cgroups cannot be used here."""
+def bot_cgroup(pid: int, marker: bytes = b"") -> BotCgroup | None:
+    """Move ``pid`` into a new cgroup of its own, with what it started before the move (found
+    by ``marker``, the ``NAME=value`` its environment carries); None where cgroups cannot be
+    used here."""
     global _serial
     folder = run_folder()
     if folder is None:
@@ -187,7 +196,55 @@ def bot_cgroup(pid: int) -> BotCgroup | None:
         if error.errno != errno.ESRCH:          # not "the bot already exited": no permission
             _unavailable_now()
         return None
-    return BotCgroup(path)
+    early = _started_before_the_move(pid, marker)
+    for child in early:
+        _move(path, child)
+    return BotCgroup(path, early=bool(early))
+
+
+def _last_pid() -> int | None:
+    try:
+        with open("/proc/sys/kernel/ns_last_pid") as handle:
+            return int(handle.read())
+    except (OSError, ValueError):
+        return None                             # not Linux >= 3.3: early children not looked for
+
+
+def _started_before_the_move(pid: int, marker: bytes) -> list[int]:
+    """Live processes with a pid after ``pid`` up to the last one the kernel gave (pids are
+    handed out in increasing order, wrapping at pid_max) that are ``pid``'s children or carry
+    ``marker``: what the bot started before it was moved. Nothing to read in the usual case,
+    where no process at all was started between the bot and the move."""
+    last = _last_pid()
+    if last is None or last == pid:
+        return []
+    def after_the_bot(number: int) -> bool:
+        return pid < number <= last if last > pid else number > pid or number <= last
+    found = []
+    for name in os.listdir("/proc"):
+        if not name.isdigit() or not after_the_bot(int(name)):
+            continue
+        try:
+            with open(f"/proc/{name}/stat", "rb") as handle:
+                fields = handle.read().rpartition(b")")[2].split()
+            if fields[0] == b"Z":
+                continue
+            if int(fields[1]) != pid:
+                with open(f"/proc/{name}/environ", "rb") as handle:
+                    if not marker or marker + b"\0" not in handle.read():
+                        continue
+        except (OSError, IndexError, ValueError):
+            continue
+        found.append(int(name))
+    return found
+
+
+def _move(path: str, pid: int) -> None:
+    try:
+        with open(f"{path}/cgroup.procs", "w") as handle:
+            handle.write(str(pid))
+    except OSError:
+        pass                                    # exited meanwhile
 
 
 def _unavailable_now() -> None:

@@ -143,7 +143,7 @@ class BotProcess:
         self.pid = self._proc.pid               # bwrap's, for a sandboxed bot
         self.bot_pid = started.bot_pid or self.pid      # the bot's own process: CPU and memory
         guardian.watch(self.pid)                # its process group, killed if we die
-        self._cgroup = cgroup.bot_cgroup(self.pid)
+        self._cgroup = cgroup.bot_cgroup(self.pid, f"{MARKER_VARIABLE}={self.marker}".encode())
         with _live_lock:
             _live.add(self)
         self._started_ticks = start_ticks(self.pid)
@@ -494,11 +494,11 @@ class BotProcess:
         members = self._cgroup.pids()
         self._cgroup.kill()
         signal_group(self.pid)
-        if self._cgroup.wait_empty():
+        if self._cgroup.wait_empty() and not self._cgroup.early:
             adopted = set(members) - {self.pid}
             if adopted:
                 reap(adopted, dying=adopted | {self.pid})
-        else:
+        else:            # or it started processes before it was moved in: see referee.cgroup
             kill_tree(self.pid, self.marker, self._started_ticks)
 
     def close(self) -> None:

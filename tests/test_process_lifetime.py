@@ -119,7 +119,7 @@ def test_bots_and_their_escapes_die_when_the_harness_is_sigkilled(first_bot):
 
 def test_without_a_cgroup_the_process_search_still_ends_the_tree(monkeypatch):
     """The fallback where no cgroup can be created: group, descendants, sessions, marker."""
-    monkeypatch.setattr(cgroup, "bot_cgroup", lambda pid: None)
+    monkeypatch.setattr(cgroup, "bot_cgroup", lambda pid, marker=b"": None)
     bot = BotProcess(list(hostile_argv("children")), memory_mb=None)
     started = bot.send(["-1 -1", "1", "0 0"], 3)
     assert bot.read_line(started, 3).line == "0 0"
@@ -127,6 +127,46 @@ def test_without_a_cgroup_the_process_search_still_ends_the_tree(monkeypatch):
     assert _wait_for(lambda: len(bot_processes_of(os.getpid())) >= 4, 10)
     bot.close()
     assert bot_processes_of(os.getpid()) == []
+
+
+def test_children_forked_before_the_bot_is_moved_into_its_cgroup_die_with_it(monkeypatch):
+    """Under load the harness's thread may wait for a CPU between starting the bot and moving it
+    into its cgroup, and the bot forks meanwhile: those children stay outside the cgroup. Here the
+    move waits until the bot has forked its child, setsid child and daemon (the bug: close()
+    killed the cgroup and the bot's group only, and the setsid child and the daemon lived on)."""
+    _require_cgroups()
+    real = cgroup.bot_cgroup
+    def late(pid, marker=b""):
+        _wait_for(lambda: len(bot_processes_of(os.getpid())) >= 4, 10)
+        return real(pid, marker)
+    monkeypatch.setattr(cgroup, "bot_cgroup", late)
+    bot = BotProcess(list(hostile_argv("children")), memory_mb=None)
+    try:
+        assert bot._cgroup is not None and bot._cgroup.early
+        started = bot.send(["-1 -1", "1", "0 0"], 3)
+        assert bot.read_line(started, 3).line == "0 0"
+        bot.close()
+        assert bot_processes_of(os.getpid()) == []
+    finally:
+        _kill_left(bot_processes_of(os.getpid()))
+
+
+def test_a_bot_moved_at_once_is_not_marked_early_by_processes_of_others():
+    """Processes that other games started meanwhile are not the bot's (no marker, not its
+    children): they are neither moved into its cgroup nor make its end slower."""
+    _require_cgroups()
+    others = [subprocess.Popen(["sleep", "30"]) for _ in range(3)]
+    try:
+        real_last_pid = cgroup._last_pid
+        with BotProcess([sys.executable, str(ECHO)], memory_mb=None) as bot:
+            assert bot._cgroup is not None and not bot._cgroup.early
+        assert cgroup._started_before_the_move(others[0].pid - 1, b"BOTARENA_BOT=0.0") == []
+        assert real_last_pid() >= others[-1].pid or real_last_pid() < others[0].pid
+        assert all(other.poll() is None for other in others)
+    finally:
+        for other in others:
+            other.kill()
+            other.wait()
 
 
 @pytest.mark.parametrize("why", ["no cgroup2 mount", "BOTARENA_NO_CGROUP"])
