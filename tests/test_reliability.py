@@ -100,14 +100,26 @@ def test_play_with_a_bot_that_cannot_start_prints_one_line_and_exits_2(tmp_path)
     assert "Traceback" not in done.stderr
 
 
+def _children_settled(bot_pid: int) -> bool:
+    """The bot, its child, its setsid child and its daemon, the daemon's parent gone.
+
+    One look at the process list is not one instant: the list of pids is read first, then each
+    process. A daemon's parent that forks it and exits in between hides both (the list had the
+    parent, not the daemon), so 3 were seen, or 5 while the parent had not run yet: the count
+    is only stable once the daemon is there and its parent gone (it reparented away)."""
+    found = bot_processes_of(os.getpid())
+    return len(found) == 4 and any(process.pid != bot_pid and process.ppid() != bot_pid
+                                   for process in found)
+
+
 def test_close_is_idempotent_and_ends_the_tree():
     bot = BotProcess(list(hostile_argv("children")), memory_mb=None)
     started = bot.send(["-1 -1", "1", "0 0"], 3)
     assert bot.read_line(started, 3).line == "0 0"
-    deadline = time.monotonic() + 10                    # the bot, a child, a setsid child, a daemon
-    while len(bot_processes_of(os.getpid())) < 4 and time.monotonic() < deadline:
+    deadline = time.monotonic() + 10
+    while not _children_settled(bot.pid) and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert len(bot_processes_of(os.getpid())) == 4
+    assert _children_settled(bot.pid), bot_processes_of(os.getpid())
     bot.close()
     bot.close()
     assert bot_processes_of(os.getpid()) == [] and zombie_children() == []
