@@ -106,7 +106,12 @@ def test_a_stop_drops_the_game_waiting_for_its_turn():
         results = []
         while executor.in_flight():
             results += [result for _, result in executor.finished(timeout=0.2)]
-    assert results == [0] and "play 1" not in arena.events
+        assert results == [0] and "play 1" not in arena.events
+        executor.cancel()                   # as run_jobs ends: the executor serves the next batch
+        executor.submit(GameJob(2, ("a", "b"), 3))
+        while executor.in_flight():
+            results += [result for _, result in executor.finished(timeout=0.2)]
+    assert results == [0, 2]
 
 
 def test_cluster_without_distributed_says_in_one_line_how_to_install_it():

@@ -124,6 +124,7 @@ class LocalExecutor:
         self._running.clear()
         close_all()
         self._cancelled.clear()
+        self._dropping.clear()              # (a producer may run more jobs on this executor)
 
     def close(self) -> None:
         self.cancel()
