@@ -57,3 +57,17 @@ def test_benchmark_runs_small_and_prints_its_figures(cli, args, patterns):
     assert done.returncode == 0, done.stderr[-2000:]
     for pattern in patterns:
         assert re.search(pattern, done.stdout), f"{pattern!r} not in:\n{done.stdout}"
+
+
+def test_bench_match_tells_a_histogram_filling_up_from_a_leak(capsys):
+    """RSS that grows for the first 1,000 games then stays flat (bounded structures filling) and
+    RSS that grows all along (a leak) give the same whole-run slope; the second half differs."""
+    from tools.bench.match import report
+    def figures(rss_at) -> str:
+        samples = [(float(second), 100 * second, rss_at(100 * second)) for second in range(31)]
+        report(samples, {"games": 3000, "faults": {}, "void": 0}, 31.0, 0.1)
+        return capsys.readouterr().out
+    filling = figures(lambda games: 30_000_000 + 300 * min(games, 1000))
+    leaking = figures(lambda games: 30_000_000 + 56 * games)
+    assert "second half only (from game 1500): +0 bytes a game" in filling
+    assert "second half only (from game 1500): +56 bytes a game" in leaking

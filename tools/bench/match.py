@@ -118,6 +118,13 @@ def report(samples: list[tuple[float, int, int]], summary: dict, wall: float,
         print(f"  memory per game: {per_game:+.0f} bytes (least squares over {len(after) - 1} "
               f"samples); at that rate 100,000 games add {per_game * 1e5 / 2**20:+.1f} MB "
               "(target: flat within 5 MB)")
+    # bounded structures (the latency histogram: ~1,000 values under 10 ms, wider on a loaded
+    # machine) fill during the first games; what still grows in the second half is a leak
+    late = [(g, rss) for _, g, rss in after[:-1] if g >= games / 2]
+    late_per_game = slope(late)
+    if late_per_game is not None:
+        print(f"  second half only (from game {late[0][0]}): {late_per_game:+.0f} bytes a game "
+              f"over {len(late)} samples")
 
 
 def main(argv: list[str] | None = None) -> None:
