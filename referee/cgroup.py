@@ -34,6 +34,7 @@ _lock = threading.Lock()
 _run_folder: str | None = None
 _unavailable = False
 _serial = 0
+_FEW_PIDS = 64          # started between a bot and its move: looked up one by one up to this many
 
 
 def _cgroup2_mount() -> str | None:
@@ -218,12 +219,15 @@ def _started_before_the_move(pid: int, marker: bytes) -> list[int]:
     last = _last_pid()
     if last is None or last == pid:
         return []
-    def after_the_bot(number: int) -> bool:
-        return pid < number <= last if last > pid else number > pid or number <= last
+    if pid < last <= pid + _FEW_PIDS:             # a few: try each (no listing of /proc)
+        candidates = [str(number) for number in range(pid + 1, last + 1)]
+    else:                                         # many, or the numbers wrapped at pid_max
+        def after_the_bot(number: int) -> bool:
+            return pid < number <= last if last > pid else number > pid or number <= last
+        candidates = [name for name in os.listdir("/proc")
+                      if name.isdigit() and after_the_bot(int(name))]
     found = []
-    for name in os.listdir("/proc"):
-        if not name.isdigit() or not after_the_bot(int(name)):
-            continue
+    for name in candidates:
         try:
             with open(f"/proc/{name}/stat", "rb") as handle:
                 fields = handle.read().rpartition(b")")[2].split()
