@@ -71,3 +71,17 @@ def test_bench_match_tells_a_histogram_filling_up_from_a_leak(capsys):
     leaking = figures(lambda games: 30_000_000 + 56 * games)
     assert "second half only (from game 1500): +0 bytes a game" in filling
     assert "second half only (from game 1500): +56 bytes a game" in leaking
+
+
+def test_mutation_targets_take_one_game(cli):
+    from tools.bench.mutation import target_glob
+    assert target_glob("codec") == "referee.games.*.codec.*"
+    assert target_glob("codec:xmas_rush") == "referee.games.xmas_rush.codec.*"
+    assert target_glob("rules:othello") == "referee.games.othello.rules.*"
+    for bad, reason in (("codec:chess", "'codec:chess': only rules and codec take a game, one of "),
+                        ("stats:othello", "'stats:othello': only rules and codec take a game"),
+                        ("codecs", "unknown target 'codecs' (known: stats, tally, rules, codec")):
+        done = cli("bench", "mutation", bad, "--report-only")
+        assert done.returncode == 2 and "Traceback" not in done.stderr
+        assert done.stderr.splitlines()[-1].startswith(
+            f"botarena bench mutation: error: argument TARGET: {reason}")

@@ -195,7 +195,8 @@ def test_moves_from_lines_reads_only_the_listed_moves():
     game = load_game("othello")
     lines = game.turn_lines(game.new_state(0, {}, 2), 0)
     assert lines[8:] == ["4", "d3", "c4", "f5", "e6"]
-    assert codec.moves_from_lines(lines + ["a1", "b1"]) == [19, 26, 37, 44]   # the next block's lines
+    # lines after the listed moves (the next block's) are not moves
+    assert codec.moves_from_lines(lines + ["a1", "b1"]) == [19, 26, 37, 44]
 
 
 def test_squares_of_lists_bits_in_order():

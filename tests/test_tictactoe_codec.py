@@ -25,7 +25,8 @@ def test_golden_blocks():
     # the opponent's move at cell 0 is "0 0", not the first turn's "-1 -1"
     assert codec.turn_lines(played(0), 1) == [
         "0 0", "8", "0 1", "0 2", "1 0", "1 1", "1 2", "2 0", "2 1", "2 2"]
-    assert codec.turn_lines(played(0, 5, 7), 1) == ["2 1", "6", "0 1", "0 2", "1 0", "1 1", "2 0", "2 2"]
+    assert codec.turn_lines(played(0, 5, 7), 1) == [
+        "2 1", "6", "0 1", "0 2", "1 0", "1 1", "2 0", "2 2"]
     assert codec.turn_lines(played(4, 8, 2, 6, 7, 1, 3, 5), 1) == ["1 2", "1", "0 0"]
 
 

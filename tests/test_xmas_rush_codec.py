@@ -8,11 +8,23 @@ import pytest
 from referee.api import InvalidAction
 from referee.games import load_game
 from referee.games.xmas_rush import codec
-from referee.games.xmas_rush.board import CELL_BITS, DOWN, ITEM_SHIFT, LEFT, RIGHT, UP
+from referee.games.xmas_rush.board import (CELL_BITS, DOWN, ITEM_INDEX, ITEM_SHIFT, LEFT, RIGHT, UP,
+                                           item_name, item_owner)
 from referee.games.xmas_rush.generation import league
 from referee.games.xmas_rush.rules import Move, Push, XmasRushState
 
 GAME = load_game("xmas_rush")
+
+
+@pytest.fixture(autouse=True)
+def cold_codec_caches():
+    """Each test starts with the codec's caches empty, so its blocks come from the code that
+    builds the lines as well as from the look-ups (a warm cache left by other tests hides the
+    former)."""
+    codec._PLAYER_LINES.clear()
+    codec._QUEST_BLOCKS.clear()
+    codec._board_cache = (-1, (), {})
+    codec._items_cache = ((), [None, None])
 
 # seed 1, league 6, seat 0; item lines in the final referee's order (df8eb80: pairs appended,
 # then one shuffle), printed by its own GameBoard on a JVM
@@ -79,6 +91,19 @@ def test_golden_first_block_for_both_seats():
     assert GAME.init_lines(state, 0) == []                 # no initialization block
     assert GAME.turn_lines(state, 0) == SEED_1_SEAT_0
     assert GAME.turn_lines(state, 1) == flipped(SEED_1_SEAT_0)
+
+
+@pytest.mark.parametrize("seat", [0, 1])
+def test_item_line_tables(seat):
+    """Built once at import: per item code, its line at each of the 49 cells and both hands."""
+    table = codec._item_lines(seat)
+    sword_of_seat_1 = 1 + 2 * ITEM_INDEX["SWORD"] + 1
+    assert table[sword_of_seat_1][21] == ("SWORD 0 3 1" if seat == 0 else "SWORD 0 3 0")
+    assert table[0] == () and len(table) == 1 + 2 * len(ITEM_INDEX)
+    for code in range(1, len(table)):
+        owner = 0 if item_owner(code) == seat else 1
+        places = [f"{cell % 7} {cell // 7}" for cell in range(49)] + ["-1 -1", "-2 -2"]
+        assert table[code] == tuple(f"{item_name(code)} {place} {owner}" for place in places)
 
 
 def test_hand_items_are_minus_one_for_me_and_minus_two_for_the_opponent():
@@ -153,7 +178,8 @@ EXPECTED = ("expected 'PUSH <0-6> <UP|RIGHT|DOWN|LEFT>' in a PUSH turn, "
     (True, "PUSH 1 UP", "'PUSH 1 UP' in a MOVE turn (answer MOVE ... or PASS)"),
     (True, "pass", EXPECTED + "'pass'"),
     (True, "MOVE" + " UP" * 21, "MOVE with 21 steps (at most 20)"),
-    (True, "MOVE" + " UP" * 41, "answer longer than 124 characters: 'MOVE UP UP UP UP UP UP UP UP UP UP UP UP'..."),
+    (True, "MOVE" + " UP" * 41,
+     "answer longer than 124 characters: 'MOVE UP UP UP UP UP UP UP UP UP UP UP UP'..."),
 ])
 def test_refusals_say_exactly_why(move_turn, line, reason):
     state = GAME.new_state(1, {"league": 6}, 2)
@@ -206,9 +232,10 @@ def test_state_from_lines_defaults_and_the_turn_it_is_told():
     state.apply((Push(1, RIGHT), Push(5, LEFT)))
     move_block = GAME.turn_lines(state, 0)
     assert codec.state_from_lines(move_block).turn == 1
-    for block, turn, reason in ((push_block, 1, "turn 1 is a MOVE turn, the input says turnType 0"),
-                                (push_block, 3, "turn 3 is a MOVE turn, the input says turnType 0"),
-                                (move_block, 2, "turn 2 is a PUSH turn, the input says turnType 1")):
+    for block, turn, reason in (
+            (push_block, 1, "turn 1 is a MOVE turn, the input says turnType 0"),
+            (push_block, 3, "turn 3 is a MOVE turn, the input says turnType 0"),
+            (move_block, 2, "turn 2 is a PUSH turn, the input says turnType 1")):
         with pytest.raises(ValueError) as refused:
             codec.state_from_lines(block, turn=turn)
         assert str(refused.value) == reason
@@ -224,7 +251,8 @@ def complete_quests(state: XmasRushState, seat: int, codes: list[int]) -> None:
 
 def test_hidden_quests_of_both_seats_from_the_leaders_and_the_trailers_view():
     state = GAME.new_state(4, {"league": 6}, 2)
-    draws = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]   # both seats' order
+    # the names in draw order (both seats draw the same sequence)
+    draws = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]
     def code(name, seat):
         return 1 + 2 * name + seat
     # seat 0 collects its first five, out of order; seat 1 none: seat 0 shows draws 5-7, seat 1 0-2
