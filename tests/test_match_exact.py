@@ -1,0 +1,240 @@
+"""The match loop's results, exactly (mutation testing: ``botarena bench mutation match``):
+short games between tiny real bot processes with every recorded field checked, and the pure
+helpers (ranks, the end reason, summaries, JSON) against worked values."""
+from __future__ import annotations
+
+import sys
+
+import pytest
+
+from referee.api import Fault, FaultRecord, TimeControl
+from referee.games import load_game
+from referee.match import (MatchResult, PlayerResult, PlayerSpec, _Game, _pdata_values,
+                           latency_summary, play_match, rank_seats, settle)
+from referee.output_buffering import LIBSTDBUF
+from referee.process import Answer
+from referee.games.tictactoe import TicTacToe
+
+TICTACTOE = load_game("tictactoe")
+DUEL = load_game("number_maze_duel")
+CLOCK = TimeControl(first_turn_ms=3000, turn_ms=2000, grace_ms=10)
+STDBUF = "L" if LIBSTDBUF else None         # line buffering's variable for C stdio
+
+# plays the first valid cell; says on stderr what it was started with, on its first turn
+FIRST_CELL = """import os, resource, sys
+first = True
+while True:
+    last = sys.stdin.readline()
+    if not last:
+        break
+    cells = [sys.stdin.readline().strip() for _ in range(int(sys.stdin.readline()))]
+    if first:
+        limit = resource.getrlimit(resource.RLIMIT_DATA)[0]
+        sys.stderr.write(f"{os.environ.get('WHO')} {os.environ.get('_STDBUF_O')} "
+                         f"{limit // 2 ** 20 if limit > 0 else limit}\\n[PDATA] depth = 3\\n")
+        sys.stderr.flush()
+        first = False
+    print(cells[0], flush=True)
+"""
+# answers its first turn, then a line the game refuses, then nothing
+REFUSED_THEN = """import sys, time
+sys.stdin.readline(); cells = [sys.stdin.readline() for _ in range(int(sys.stdin.readline()))]
+print(cells[0].strip(), flush=True)
+sys.stdin.readline(); [sys.stdin.readline() for _ in range(int(sys.stdin.readline()))]
+print("debug: thinking", flush=True)
+time.sleep(5)
+"""
+# number_maze_duel: DOWN where it is open, else UP; crashes on its third turn when CRASH is set
+UP_DOWN = """import os, sys
+height = int(sys.stdin.readline().split()[0])
+for turn in range(99):
+    if not sys.stdin.readline():
+        break
+    score, row, col = map(int, sys.stdin.readline().split()); sys.stdin.readline()
+    rows = [sys.stdin.readline() for _ in range(height)]
+    if turn == 2 and os.environ.get("CRASH"):
+        sys.exit(3)
+    print("DOWN" if row + 1 < height and rows[row + 1][col] != "#" else "UP", flush=True)
+"""
+
+
+def _bot(name: str, code: str, **env: str) -> PlayerSpec:
+    return PlayerSpec(name, (sys.executable, "-c", code), env=env or None)
+
+
+def test_a_game_between_two_bots_is_recorded_exactly():
+    turns_seen = []
+    result = play_match(TICTACTOE, [_bot("x", FIRST_CELL, WHO="ann"), _bot("o", FIRST_CELL, WHO="bob")],
+                        seed=4, time_control=CLOCK, memory_mb=300, on_turn=turns_seen.append)
+    assert (result.game, result.seed, result.options, result.turns, result.winner) == \
+        ("tictactoe", 4, {}, 7, 0)
+    assert result.reason == "three in a row" and result.referee_error is None and turns_seen == list(range(1, 8))
+    x, o = result.players
+    assert (x.bot, x.score, x.rank, x.fault, o.bot, o.score, o.rank, o.fault) == \
+        ("x", 1.0, 0, None, "o", 0.0, 1, None)
+    assert [len(x.latencies_ms), len(o.latencies_ms), len(x.waits_ms), len(o.waits_ms)] == [4, 3, 4, 3]
+    assert x.pdata == o.pdata == {"depth": "3"}
+    line = "{} %s 300\n[PDATA] depth = 3\n" % STDBUF
+    assert (x.stderr_bytes, o.stderr_bytes) == (len(line.format("ann")), len(line.format("bob")))
+    assert [(record.turn, [seat.seat for seat in record.seats]) for record in result.records] == \
+        [(turn, [turn % 2]) for turn in range(7)]
+    first, second, last = result.records[0].seats[0], result.records[1].seats[0], result.records[6].seats[0]
+    assert (first.input[:3], first.output, first.stderr) == (["-1 -1", "9", "0 0"], "0 0",
+                                                             line.format("ann"))
+    assert (second.input[:3], second.output, second.stderr) == (["0 0", "8", "0 1"], "0 1",
+                                                                line.format("bob"))
+    assert (last.input, last.output, last.stderr) == (["1 2", "3", "2 0", "2 1", "2 2"], "2 0", "")
+    budgets = [CLOCK.first_turn_ms] + [CLOCK.turn_ms] * 3
+    assert x.margin_ms == min(budget - latency for budget, latency in zip(budgets, x.latencies_ms))
+    data = result.to_json()
+    assert list(data)[:7] == ["game", "seed", "options", "turns", "reason", "winner", "players"]
+    assert data["players"][0]["pdata"] == {"depth": 3} and data["players"][1]["fault"] is None
+
+
+def test_without_records_nothing_is_kept_per_turn_and_no_memory_cap_is_set():
+    result = play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
+                        time_control=CLOCK, memory_mb=None, record=False, line_buffered=False)
+    assert result.records == [] and result.turns == 7 and result.winner == 0
+    assert result.players[0].stderr_bytes == len("None None -1\n[PDATA] depth = 3\n")
+
+
+def test_a_refused_answer_ends_the_game_with_the_reason():
+    result = play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", REFUSED_THEN)], seed=1,
+                        time_control=CLOCK)
+    assert (result.turns, result.reason, result.winner) == (3, "fault: seat 1 bad_output", 0)
+    fault = result.players[1].fault
+    assert (fault.kind, fault.turn) == (Fault.BAD_OUTPUT, 3)
+    assert fault.detail == "expected 'row col', got 'debug: thinking'"
+    assert [player.rank for player in result.players] == [0, 1]
+    assert [len(record.seats) for record in result.records] == [1, 1, 1, 1]
+    assert result.records[3].seats[0].output == "debug: thinking"
+    assert len(result.players[1].latencies_ms) == 2
+
+
+def test_a_simultaneous_game_plays_every_seat_of_the_turn_a_bot_crashes_in():
+    options = {"height": 5, "width": 7, "turns": 6}
+    result = play_match(DUEL, [_bot("steady", UP_DOWN), _bot("crasher", UP_DOWN, CRASH="1")],
+                        seed=5, options=options, time_control=CLOCK)
+    assert (result.turns, result.reason, result.winner) == (2, "fault: seat 1 crash", 0)
+    assert result.options == options and result.options is not options
+    fault = result.players[1].fault
+    assert (fault.kind, fault.turn) == (Fault.CRASH, 2) and "exited with code 3" in fault.detail
+    assert [[seat.seat for seat in record.seats] for record in result.records] == [[0, 1]] * 3
+    assert [seat.output for seat in result.records[2].seats] == ["DOWN", None]
+    # the initialization line goes with a bot's first answer only
+    assert [record.seats[0].input[0] for record in result.records] == ["5 7 6", "5", "4"]
+
+
+def test_default_options_come_from_the_game():
+    result = play_match(DUEL, [_bot("a", UP_DOWN), _bot("b", UP_DOWN)], seed=5, time_control=CLOCK,
+                        options=None, record=False)
+    assert result.options == DUEL.parse_options({}) and result.reason == "turn limit"
+
+
+class _BrokenScores(TicTacToe):
+    """tictactoe whose final scores raise: a referee error after the game was played."""
+
+    def new_state(self, *args):
+        state = super().new_state(*args)
+        state.__class__ = type("Broken", (type(state),), {"__slots__": (), "scores": lambda self: 1 / 0})
+        return state
+
+
+def test_a_referee_error_in_the_scores_gives_no_result_but_says_why():
+    result = play_match(_BrokenScores(), [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
+                        time_control=CLOCK, record=False)
+    assert result.reason == "referee error: ZeroDivisionError: division by zero"
+    assert result.referee_error.startswith("Traceback") and "1 / 0" in result.referee_error
+    assert [(p.score, p.rank) for p in result.players] == [(0.0, 0), (0.0, 0)] and result.winner is None
+    assert result.to_json()["referee_error"] == result.referee_error
+
+
+# -- the pure parts --------------------------------------------------------------------------
+
+def test_latency_summary_picks_exact_quantiles():
+    assert latency_summary([]) == {"p50": 0.0, "p99": 0.0, "max": 0.0}
+    values = [float(v) + 0.00049 for v in range(1, 201)]
+    assert latency_summary(values[::-1]) == {"p50": 101.0, "p99": 199.0, "max": 200.0}
+    assert latency_summary([2.0, 1.0]) == {"p50": 2.0, "p99": 2.0, "max": 2.0}
+
+
+def test_pdata_values_are_ints_then_floats_then_text():
+    assert _pdata_values({"a": "12", "b": "-2.5", "c": "1e3", "d": "fast", "e": "0x10"}) == \
+        {"a": 12, "b": -2.5, "c": 1000.0, "d": "fast", "e": "0x10"}
+
+
+@pytest.mark.parametrize("scores, faulted, ranks", [
+    ([3.0, 1.0, 3.0], [False, False, False], [0, 2, 0]),
+    ([3.0, 1.0, 2.0], [True, False, False], [2, 1, 0]),
+    ([1.0, 1.0], [True, True], [0, 0]),
+])
+def test_ranks_share_ties_and_put_faults_last(scores, faulted, ranks):
+    assert rank_seats(scores, faulted) == ranks
+
+
+def test_settle_names_faults_and_finds_the_single_winner():
+    crash = FaultRecord(Fault.CRASH, 3, "x")
+    late = FaultRecord(Fault.TIMEOUT, 2, "y")
+    never = lambda: pytest.fail("the rules' reason is not asked for when a seat faulted")
+    assert settle([5.0, 1.0], [crash, None], never) == ([1, 0], "fault: seat 0 crash", 1)
+    assert settle([5.0, 1.0, 0.0], [None, late, crash], never) == \
+        ([0, 1, 2], "fault: seat 1 timeout, seat 2 crash", 0)
+    assert settle([2.0, 2.0], [None, None], lambda: "draw") == ([0, 0], "draw", None)
+    assert settle([2.0, 3.0], [None, None], lambda: "done") == ([1, 0], "done", 1)
+    assert settle([7.0], [None], lambda: "solo") == ([0], "solo", None)
+
+
+def test_results_as_json_exactly():
+    fault = FaultRecord(Fault.TIMEOUT, 4, "no answer")
+    player = PlayerResult("bot", 2.0, 1, fault, [3.0, 1.0, 2.0], [], {"n": "7"}, 12,
+                          margin_ms=12.34567)
+    assert player.to_json() == {
+        "bot": "bot", "score": 2.0, "rank": 1,
+        "fault": {"kind": "timeout", "turn": 4, "detail": "no answer"},
+        "latency_ms": {"p50": 2.0, "p99": 3.0, "max": 3.0},
+        "cpu_ms": {"p50": 0.0, "p99": 0.0, "max": 0.0},
+        "margin_ms": 12.346, "pdata": {"n": 7}, "stderr_bytes": 12}
+    assert player.latency_summary() == {"p50": 2.0, "p99": 3.0, "max": 3.0}
+    assert PlayerResult("b", 0.0, 0, None, [], [1.5], {}, 0).to_json()["margin_ms"] is None
+    result = MatchResult("g", 1, {}, 3, "done", None, [], warnings=["slow"])
+    assert result.to_json() == {"game": "g", "seed": 1, "options": {}, "turns": 3,
+                                "reason": "done", "winner": None, "players": [], "warnings": ["slow"]}
+
+
+def _loop(grace_ms: int = 10) -> _Game:
+    return _Game(TICTACTOE, [PlayerSpec("a", ("a",)), PlayerSpec("b", ("b",))], 1, {},
+                 TimeControl(first_turn_ms=1000, turn_ms=100, grace_ms=grace_ms), True)
+
+
+def test_timing_notes_keep_the_smallest_margin_and_the_longest_wait_after_the_first_answer():
+    run = _loop()
+    run._note_timing(0, Answer("x", 400.0, 30.0, 90.0), 1000)      # first answer: wait ignored
+    run._note_timing(0, Answer("x", 40.0, None, None), 100)
+    run._note_timing(0, Answer("x", 70.0, 5.0, 7.0), 100)
+    run._note_timing(0, Answer("x", 20.0, 2.0, 6.0), 100)
+    assert (run.latencies[0], run.cpu[0], run.wait_lists[0]) == \
+        ([400.0, 40.0, 70.0, 20.0], [30.0, 5.0, 2.0], [90.0, None, 7.0, 6.0])
+    assert (run.margins, run.waits, run.answered) == ([30.0, None], [7.0, 0.0], [4, 0])
+    assert run.lag_from is None
+    run._note_timing(1, Answer("x", 1.0, None, None), 1000)
+    assert run.lag_from is not None and run.margins == [30.0, 999.0]
+
+
+def test_overload_warnings_name_the_seat_and_the_wait(monkeypatch):
+    from referee import match
+    run = _loop(grace_ms=20)
+    run.waits = [10.0, 9.9]                    # the threshold: half the grace, at least 5 ms
+    lags = []
+    monkeypatch.setattr(match.monitor, "max_lag_ms", lambda since: lags.append(since) or 20.0)
+    assert run.warnings() == [
+        "seat 0 waited up to 10 ms in one turn for a free CPU: the machine is overloaded "
+        "(run fewer jobs at once)"]
+    run.lag_from = 5.0
+    assert run.warnings()[1:] == [
+        "the harness was delayed up to 20 ms: the machine is overloaded, timeouts may be "
+        "spurious (run fewer jobs at once)"]
+    assert lags == [5.0]
+    small = _loop(grace_ms=4)
+    small.waits, small.lag_from = [5.0, 4.9], 1.0
+    monkeypatch.setattr(match.monitor, "max_lag_ms", lambda since: 9.9)
+    assert [warning.split(" in one")[0] for warning in small.warnings()] == ["seat 0 waited up to 5 ms"]
