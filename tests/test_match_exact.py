@@ -4,6 +4,7 @@ helpers (ranks, the end reason, summaries, JSON) against worked values."""
 from __future__ import annotations
 
 import sys
+import time
 
 import pytest
 
@@ -74,11 +75,13 @@ def _bot(name: str, code: str, **env: str) -> PlayerSpec:
 
 def test_a_game_between_two_bots_is_recorded_exactly():
     turns_seen = []
+    started = time.perf_counter()
     result = play_match(TICTACTOE, [_bot("x", FIRST_CELL, WHO="ann"), _bot("o", FIRST_CELL, WHO="bob")],
                         seed=4, time_control=CLOCK, memory_mb=300, on_turn=turns_seen.append,
                         on_turns_done=lambda: turns_seen.append("done"))
     assert (result.game, result.seed, result.options, result.turns, result.winner) == \
         ("tictactoe", 4, {}, 7, 0)
+    assert 0 < result.wall_s < time.perf_counter() - started
     assert result.reason == "three in a row" and result.referee_error is None and turns_seen == [*range(1, 8), "done"]
     x, o = result.players
     assert (x.bot, x.score, x.rank, x.fault, o.bot, o.score, o.rank, o.fault) == \
@@ -310,6 +313,22 @@ def test_overload_warnings_name_the_seat_and_the_wait(monkeypatch):
     small.waits, small.lag_from = [5.0, 4.9], 1.0
     monkeypatch.setattr(match.monitor, "max_lag_ms", lambda since: 9.9)
     assert [warning.split(" in one")[0] for warning in small.warnings()] == ["seat 0 waited up to 5 ms"]
+    monkeypatch.setattr(match.monitor, "max_lag_ms", lambda since: 10.0)     # 10 ms at least
+    assert small.warnings()[1].startswith("the harness was delayed up to 10 ms")
+    small.lag_from = None                          # no lag counted before every bot answered
+    assert len(small.warnings()) == 1
+
+
+def test_the_result_carries_each_seats_timing_and_the_warnings():
+    run = _loop()
+    run.state = TICTACTOE.new_state(1, {}, 2)
+    run.waits, run.wait_lists, run.cpu = [7.0, 0.0], [[None, 7.0], [1.0]], [[2.5], []]
+    result = run.result()
+    assert [(p.max_wait_ms, p.waits_ms, p.cpu_ms, p.pdata, p.stderr_bytes) for p in result.players] == \
+        [(7.0, [None, 7.0], [2.5], {}, 0), (0.0, [1.0], [], {}, 0)]
+    assert result.warnings == ["seat 0 waited up to 7 ms in one turn for a free CPU: the machine "
+                               "is overloaded (run fewer jobs at once)"]
+    assert (result.reason, result.winner, result.turns, result.referee_error) == ("", None, 0, None)
 
 
 def test_a_simultaneous_game_plays_the_other_seat_when_the_first_one_crashes():
