@@ -92,6 +92,14 @@ EQUIVALENT: dict[str, str] = {
         "it is replaced by the unseen cards",
     "referee.games.number_maze.codec.x_state_from_lines__mutmut_28": _TURN_BLOCK_ENDS,
     "referee.match.x_latency_summary__mutmut_21": _MIN_NEVER_BINDS,
+    "referee.match.x_play_match__mutmut_26":
+        "no on_fire (closing the bots early): every wait on a bot ends within its budget and "
+        "grace, inside the watchdog's allowance, so WatchdogExpired alone ends the game and the "
+        "finally block closes the bots (the monitor swallows the failed call)",
+    "referee.match.x_play_match__mutmut_36":
+        'watchdog detail None instead of "": referee_failed keeps detail or reason, both the reason',
+    "referee.match.x_play_match__mutmut_40":
+        "fired_after_s or 1: the watchdog sets fired_after_s before it raises, never None or 0",
     "referee.match.xǁ_Gameǁ__init____mutmut_4":
         'state "" instead of None: result() reads it only once new_state() set it or a referee '
         "error is recorded, which decides first",
