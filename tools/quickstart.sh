@@ -43,7 +43,13 @@ case "${1:-}" in
         export BOTARENA_COVERAGE_DIR="$PWD/build/coverage"
         rm -rf "$BOTARENA_COVERAGE_DIR" && mkdir -p "$BOTARENA_COVERAGE_DIR"
         status=0
-        .venv/bin/python -m coverage run -m pytest "$@" || status=$?
+        # bounded (BOTARENA_COVERAGE_MINUTES, default 40): traced bots are several times slower,
+        # and an interrupted run still reports what it measured
+        timeout --signal=INT --kill-after=60 "${BOTARENA_COVERAGE_MINUTES:-40}m" \
+            .venv/bin/python -m coverage run -m pytest "$@" || status=$?
+        if [ "$status" = 124 ]; then
+            echo "coverage: the run was stopped after ${BOTARENA_COVERAGE_MINUTES:-40} min; the figure below covers the tests that ran"
+        fi
         .venv/bin/python -m coverage combine -q 2>/dev/null
         .venv/bin/python -m coverage json -q -o "$BOTARENA_COVERAGE_DIR/coverage.json"
         .venv/bin/python -m tests.coverage_report "$BOTARENA_COVERAGE_DIR/coverage.json" || status=$?
