@@ -202,17 +202,13 @@ class _Game:
                                         line_buffered=self.line_buffered))
         # the per-answer path: what does not change in a game is looked up once here
         simultaneous = game.turn_order is TurnOrder.SIMULTANEOUS
-        answered, faults, feed = self.answered, self.faults, watchdog.feed
-        first_s = (clock.first_turn_ms + clock.grace_ms) / 1000
-        later_s = (clock.turn_ms + clock.grace_ms) / 1000
+        answered, faults = self.answered, self.faults
         play_seat = self._play_seat if self.record else self._play_seat_unrecorded
         while not state.is_over():
             self.turn = state.turn
             seats = state.acting_seats()
-            allowance_s = slack_s
-            for seat in seats:
-                allowance_s += later_s if answered[seat] else first_s
-            feed(allowance_s)
+            watchdog.feed(slack_s + sum(clock.budget_ms(answered[seat]) + clock.grace_ms
+                                        for seat in seats) / 1000)
             turn_record = TurnRecord(turn=self.turn) if self.record else None
             actions = []
             for seat in seats:

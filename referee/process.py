@@ -353,22 +353,12 @@ class BotProcess:
                 if self.memory_exceeded_bytes:
                     raise BotFault(Fault.CRASH, self._memory_detail())
                 raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s))
-            events = (self._poll_out.poll(int(remaining * 1000)) if remaining >= 0.001
-                      else self._wait(remaining))
+            events = self._wait(remaining)
             old_length = len(buffer)
             ended = exited = False
             for fd, _ in events:
-                if fd == stdout_fd:             # (_fill_once, inline: this is every answer)
-                    try:
-                        chunk = os.read(stdout_fd, _READ_CHUNK)
-                    except BlockingIOError:
-                        continue
-                    except OSError:
-                        chunk = b""
-                    if chunk:
-                        buffer += chunk
-                    else:
-                        ended = True
+                if fd == stdout_fd:
+                    ended = self._fill_once() < 0
                 elif fd == self._stderr_fd:
                     self._drain_stderr()
                 else:
@@ -386,8 +376,7 @@ class BotProcess:
                 raise BotFault(Fault.CRASH, self._exit_detail("exited"))
 
     def _wait(self, remaining_s: float) -> list[tuple[int, int]]:
-        """The poll events within ``remaining_s`` (under 1 ms: poll counts whole ms), never
-        waiting past it."""
+        """The poll events within ``remaining_s``, never waiting past it."""
         if remaining_s >= 0.001:
             return self._poll_out.poll(int(remaining_s * 1000))
         watched = [self._stdout_fd, self._stderr_fd] if self._stderr_open else [self._stdout_fd]
