@@ -143,7 +143,7 @@ class BotProcess:
         self.pid = self._proc.pid               # bwrap's, for a sandboxed bot
         self.bot_pid = started.bot_pid or self.pid      # the bot's own process: CPU and memory
         guardian.watch(self.pid)                # its process group, killed if we die
-        self._cgroup = cgroup.bot_cgroup(self.pid, f"{MARKER_VARIABLE}={self.marker}".encode())
+        self._cgroup_move = cgroup.CgroupMove(self.pid, f"{MARKER_VARIABLE}={self.marker}".encode())
         with _live_lock:
             _live.add(self)
         self._started_ticks = start_ticks(self.pid)
@@ -175,6 +175,11 @@ class BotProcess:
             monitor.add(self)
 
     # -- set-up ----------------------------------------------------------------
+    @property
+    def _cgroup(self) -> cgroup.BotCgroup | None:
+        """The bot's cgroup (None: none could be made), once its move is done."""
+        return self._cgroup_move.result()
+
     def _limit_memory(self) -> None:
         limit = self.memory_mb * 1024 * 1024
         try:

@@ -151,6 +151,32 @@ def test_children_forked_before_the_bot_is_moved_into_its_cgroup_die_with_it(mon
         _kill_left(bot_processes_of(os.getpid()))
 
 
+def test_the_game_does_not_wait_for_the_move_into_the_cgroup(monkeypatch):
+    """The kernel's first cgroup move after a quiet spell waits for an RCU grace period (8-28 ms
+    measured): a bot is moved by a thread of its own while the game writes its input and reads
+    its answer. Here the move is held until the bot has answered (the bug: the constructor
+    itself moved the bot, so the game could not start until the move was done), and the bot's
+    end still goes through its cgroup, the move then done."""
+    _require_cgroups()
+    real, answered, moved = cgroup.bot_cgroup, threading.Event(), []
+    def held(pid, marker=b""):
+        assert answered.wait(10), "the game waited for the move"
+        moved.append(real(pid, marker))
+        return moved[-1]
+    monkeypatch.setattr(cgroup, "bot_cgroup", held)
+    bot = BotProcess([sys.executable, str(ECHO)], memory_mb=None)
+    try:
+        started = bot.send(["ping"], 5)
+        assert bot.read_line(started, 5).line == "ping"
+        answered.set()
+        assert bot._cgroup is not None and bot._cgroup is moved[0]
+        assert bot._cgroup.pids() == [bot.pid]
+    finally:
+        answered.set()
+        bot.close()
+    assert bot_processes_of(os.getpid()) == []
+
+
 def test_a_bot_moved_at_once_is_not_marked_early_by_processes_of_others():
     """Processes that other games started meanwhile are not the bot's (no marker, not its
     children): they are neither moved into its cgroup nor make its end slower."""
