@@ -12,7 +12,9 @@ NUMBER = r"[\d,]+(?:\.\d+)?"
 SMOKE_RUNS = [
     (["throughput", "--games", "2", "--starts", "2", "--trips", "20"],
      [r"match: 2 games, \d+ answers in [\d.]+ s",     # 600 unless a bot faulted under load
-      r"bound / actual: \d+\.\d\d", r"referee CPU per answer: [\d.]+ us", r"load average"]),
+      r"bound / actual: \d+\.\d\d", r"referee CPU per answer: [\d.]+ us",
+      r"floor \(.*\): [\d.]+ ms a game, [\d.]+ us CPU per answer; bound / floor \d+\.\d\d",
+      r"load average"]),
     (["harness", "overhead", "--turns", "20", "--rounds", "1"],
      [r"same core: ratio harness/raw \(median of rounds\): [\d.]+", r"cross core: (ratio|skipped)"]),
     (["harness", "flood", "--turns", "10", "--rounds", "1"],

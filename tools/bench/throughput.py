@@ -13,6 +13,12 @@ both are measured in the same run, with the same bot:
 The referee's own CPU per answer is the match process's CPU time (every thread: codec, rules,
 harness, spawning and cleanup; the bots are other processes) over the answers it read
 (target <= 25 us). Figures are printed with the load average; nothing is asserted.
+
+The floor, measured in the same run: as many games (same codec and rules) played by the
+least a Python referee can do, in this process: two plain ``Popen`` bots, then per answer one
+write, one poll and one read, and nothing else (no time limit, fault, record, watchdog, cgroup
+or memory cap; the bots' exit not waited for). Its figures tell what the harness costs from
+what CPython and the pipes cost.
 """
 from __future__ import annotations
 
@@ -20,6 +26,7 @@ import argparse
 import json
 import os
 import random
+import select
 import statistics
 import subprocess
 import sys
@@ -27,6 +34,7 @@ import tempfile
 import time
 from pathlib import Path
 
+from referee.games import load_game
 from referee.games.xmas_rush import codec
 from referee.games.xmas_rush.rules import XmasRushState
 
@@ -60,13 +68,14 @@ def sample_blocks(count: int, seed: int = 1) -> list[bytes]:
     return blocks
 
 
-def _read_answer(fd: int) -> None:
+def _read_answer(fd: int) -> bytes:
     data = os.read(fd, 256)
     while not data.endswith(b"\n"):
         more = os.read(fd, 256)
         if not more:
             raise RuntimeError("the instant bot stopped answering")
         data += more
+    return data
 
 
 def start_up_s(block: bytes, samples: int) -> float:
@@ -105,6 +114,53 @@ def round_trip_s(blocks: list[bytes]) -> float:
         child.wait()
         child.stdout.close()
     return statistics.median(times)
+
+
+def _floor_game(game, options: dict, seed: int) -> tuple[float, float, int]:
+    """(wall s from spawn to last answer, this thread's CPU s, answers) of one game played
+    by the minimal referee (see the module's docstring)."""
+    wall, cpu = time.perf_counter(), time.thread_time()
+    bots = [subprocess.Popen(_bot_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
+                             stderr=subprocess.DEVNULL, bufsize=0) for _ in range(2)]
+    pipes = []
+    for bot in bots:
+        poller = select.poll()
+        poller.register(bot.stdout.fileno(), select.POLLIN)
+        pipes.append((bot.stdin.fileno(), bot.stdout.fileno(), poller))
+    state, answers = game.new_state(seed, options, 2), 0
+    first = [True, True]
+    while not state.is_over():
+        actions = []
+        for seat in state.acting_seats():
+            lines = game.turn_lines(state, seat)
+            if first[seat]:
+                lines, first[seat] = game.init_lines(state, seat) + lines, False
+            write_fd, read_fd, poller = pipes[seat]
+            os.write(write_fd, ("\n".join(lines) + "\n").encode())
+            poller.poll(5000)
+            answer = _read_answer(read_fd)
+            actions.append(game.parse_action(state, seat, answer[:-1].decode()))
+            answers += 1
+        state.apply(actions)
+    wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
+    for bot in bots:
+        bot.stdin.close()
+    for bot in bots:
+        bot.wait()
+        bot.stdout.close()
+    return wall, cpu, answers
+
+
+def floor_games(games: int) -> tuple[float, float, int]:
+    """(wall s, CPU s, answers) of ``games`` games played by the minimal referee (seeds 1 to
+    ``games``; the instant bots make every game last its 150 turns, whatever the seed)."""
+    game = load_game("xmas_rush")
+    options = game.parse_options({})
+    totals = [0.0, 0.0, 0]
+    for index in range(games):
+        for position, value in enumerate(_floor_game(game, options, 1 + index)):
+            totals[position] += value
+    return totals[0], totals[1], totals[2]
 
 
 def measured_match(games: int, folder: Path) -> tuple[dict, int]:
@@ -153,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     print(f"  bound / actual: {bound / wall:.2f}   (target >= 0.75)")
     print(f"  referee CPU per answer: {cpu / answers * 1e6:.1f} us   (target <= 25 us; "
           f"{cpu:.2f} s CPU in the match process)")
+    floor_wall, floor_cpu, floor_answers = floor_games(args.games)
+    print(f"  floor (as many games, a minimal referee: write, poll, read, codec and rules only): "
+          f"{floor_wall / args.games * 1e3:.1f} ms a game, {floor_cpu / floor_answers * 1e6:.1f} us "
+          f"CPU per answer; bound / floor "
+          f"{(args.games * start + floor_answers * trip) / floor_wall:.2f}")
     print(f"  load average {os.getloadavg()[0]:.2f} at the end")
     return 0
 
