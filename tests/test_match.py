@@ -70,14 +70,17 @@ def test_the_same_seed_plays_the_same_games():
 
 
 def test_sprt_stops_early_when_one_bot_always_wins(crasher):
-    summary = _match("random", crasher, "-n", "200", "--sprt", "elo0=0,elo1=200", "--seed", "1")
+    summary = _match("random", crasher, "-n", "200", "--sprt", "elo0=0,elo1=200", "--seed", "1",
+                     "--jobs", "2")
     sprt = summary["sprt"]
     assert sprt["result"] == "H1" and sprt["llr"] >= sprt["bounds"][1]
     assert sprt["bounds"] == [pytest.approx(-2.944, abs=1e-3), pytest.approx(2.944, abs=1e-3)]
     # every pair won: the LLR grows by log(L(200) / L(0)) = 0.418 per pair: 7 pairs give 2.927,
-    # short of the bound 2.944, so H1 after 8 (games in flight then still finish and count)
+    # short of the bound 2.944, so H1 after 8 (games in flight then still finish and count:
+    # the 2 playing, and, since a game's successor starts while its bots are cleaned up, under
+    # load a few that started and ended before the deciding result was counted)
     assert sprt["decided_at_pairs"] == 8
-    assert 16 <= summary["games"] <= 18 and summary["losses"] == 0
+    assert 16 <= summary["games"] <= 22 and summary["losses"] == 0
     assert summary["faults"][crasher] == {"crash": summary["games"]}
     assert summary["faults"]["random"] == {}
     reverse = _match(crasher, "random", "-n", "200", "--sprt", "elo0=0,elo1=200")
