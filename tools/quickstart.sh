@@ -40,19 +40,30 @@ case "${1:-}" in
         # the suite under coverage, bots and CLI subprocesses included; prints the total
         shift
         setup "$TEST_EXTRAS" "$TEST_MODULES"
-        export BOTARENA_COVERAGE_DIR="$PWD/build/coverage"
-        rm -rf "$BOTARENA_COVERAGE_DIR" && mkdir -p "$BOTARENA_COVERAGE_DIR"
+        export BOTARENA_COVERAGE_DIR="$PWD/build/coverage" BOTARENA_COVERAGE_RCFILE="$PWD/pyproject.toml"
+        rm -rf "$BOTARENA_COVERAGE_DIR" && mkdir -p "$BOTARENA_COVERAGE_DIR/slots"
+        # every Python process started from here (pytest, CLI, bots) passes tests/coverage_gate.py,
+        # which measures the first BOTARENA_COVERAGE_SAMPLE (default 3) of each command line
+        site=$(.venv/bin/python -c "import sysconfig; print(sysconfig.get_paths()['purelib'])")
+        cp tests/coverage_gate.py "$site/botarena_coverage_gate.py"
+        echo 'import os; os.environ.get("BOTARENA_COVERAGE_DIR") and __import__("botarena_coverage_gate")' \
+            > "$site/botarena_coverage_gate.pth"
         status=0
-        # bounded (BOTARENA_COVERAGE_MINUTES, default 40): traced bots are several times slower,
-        # and an interrupted run still reports what it measured
+        started=$SECONDS
+        # bounded (BOTARENA_COVERAGE_MINUTES, default 40), a safety net: an interrupted run still
+        # reports what it measured
         timeout --signal=INT --kill-after=60 "${BOTARENA_COVERAGE_MINUTES:-40}m" \
-            .venv/bin/python -m coverage run -m pytest "$@" || status=$?
+            .venv/bin/python -m pytest "$@" || status=$?
         if [ "$status" = 124 ]; then
             echo "coverage: the run was stopped after ${BOTARENA_COVERAGE_MINUTES:-40} min; the figure below covers the tests that ran"
         fi
-        .venv/bin/python -m coverage combine -q 2>/dev/null
-        .venv/bin/python -m coverage json -q -o "$BOTARENA_COVERAGE_DIR/coverage.json"
-        .venv/bin/python -m tests.coverage_report "$BOTARENA_COVERAGE_DIR/coverage.json" || status=$?
+        unset BOTARENA_COVERAGE_DIR
+        # its one line of counts: "errored" are data files of processes killed while writing them
+        { .venv/bin/python -m coverage combine --data-file=build/coverage/.coverage build/coverage 2>&1 \
+            | grep '^Combined'; } || true
+        .venv/bin/python -m coverage json -q --data-file=build/coverage/.coverage -o build/coverage/coverage.json
+        echo "coverage: $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
+        .venv/bin/python -m tests.coverage_report build/coverage/coverage.json || status=$?
         exit $status ;;
     *)
         echo "usage: bash tools/quickstart.sh demo|test|coverage" >&2
