@@ -122,7 +122,8 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
                on_turn: Callable[[int], None] | None = None,
                watchdog_s: float = WATCHDOG_SLACK_S, sandboxed: bool = False,
                line_buffered: bool = True,
-               on_turns_done: Callable[[], None] | None = None) -> MatchResult:
+               on_turns_done: Callable[[], None] | None = None,
+               on_bots_started: Callable[[], None] | None = None) -> MatchResult:
     """Play one game between bot processes and return its result (with the replay records).
 
     Bot faults end the game with a fault on that seat. A failure of the referee
@@ -136,14 +137,17 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
     stdout line-buffered, as on CodinGame (see ``referee.output_buffering``).
     ``on_turns_done`` is called once the last answer is in (or the game failed), before
     the bots are given their moment to exit and are cleaned up: a runner may start the
-    next game's bots meanwhile.
+    next game's bots meanwhile. ``on_bots_started`` is called once every bot has started and
+    before any input is sent (CodinGame too starts the bots before the first input): a runner
+    may wait there for its turn to play, the watchdog off meanwhile; a BotArenaError it raises
+    ends the game unplayed (bots closed) and propagates.
     """
     options = dict(options) if options is not None else game.parse_options({})
     run = _Game(game, players, seed, options, time_control or game.time_control, record)
     run.sandboxed, run.line_buffered = sandboxed, line_buffered
     watchdog = GameWatchdog(on_fire=run.close_bots)
     try:
-        run.play(memory_mb, on_turn, watchdog, watchdog_s)
+        run.play(memory_mb, on_turn, watchdog, watchdog_s, on_bots_started)
     except WatchdogExpired:
         run.referee_failed(f"watchdog: turn {run.turn} did not finish within "
                            f"{watchdog.fired_after_s or 0:.1f} s", "")
@@ -191,7 +195,8 @@ class _Game:
         self.started_at = time.perf_counter()
         self.lag_from: float | None = None
 
-    def play(self, memory_mb, on_turn, watchdog: GameWatchdog, slack_s: float) -> None:
+    def play(self, memory_mb, on_turn, watchdog: GameWatchdog, slack_s: float,
+             on_bots_started: Callable[[], None] | None = None) -> None:
         game, clock = self.game, self.clock
         watchdog.feed(slack_s + clock.first_turn_ms / 1000)
         self.state = state = game.new_state(self.seed, self.options, len(self.players))
@@ -200,6 +205,9 @@ class _Game:
                                         memory_mb=memory_mb, stderr_tail_bytes=REPLAY_STDERR_CHARS,
                                         sandboxed=self.sandboxed,
                                         line_buffered=self.line_buffered))
+        if on_bots_started is not None:
+            watchdog.feed(float("inf"))         # waiting for a turn to play is not a stuck turn
+            on_bots_started()
         # the per-answer path: what does not change in a game is looked up once here
         simultaneous = game.turn_order is TurnOrder.SIMULTANEOUS
         answered, faults = self.answered, self.faults

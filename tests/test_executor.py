@@ -7,6 +7,8 @@ import subprocess
 import sys
 import threading
 
+import pytest
+
 from referee.api import TimeControl
 from referee.games import load_game
 from tests.conftest import ROOT, run_cli
@@ -65,9 +67,15 @@ class _RecordingArena:
     def __init__(self):
         self.events: list[str] = []
         self.next_started = threading.Event()
+        self.next_bots_started = threading.Event()
         self.hold_first = threading.Event()
 
-    def play(self, job, on_turns_done=None):
+    def play(self, job, on_turns_done=None, on_bots_started=None):
+        self.events.append(f"bots {job.pair}")
+        if job.pair == 1:
+            self.next_bots_started.set()
+        if on_bots_started is not None:
+            on_bots_started()               # waits for the turn to play (or raises: dropped)
         self.events.append(f"play {job.pair}")
         if job.pair == 1:
             self.next_started.set()
@@ -83,7 +91,8 @@ class _RecordingArena:
 
 def test_the_next_game_starts_while_the_last_one_cleans_up_never_two_playing():
     arena = _RecordingArena()
-    with LocalExecutor(arena, 1) as executor:
+    with LocalExecutor(arena, 1, cores=1) as executor:
+        assert not executor.start_early
         executor.submit(GameJob(0, ("a", "b"), 1))
         executor.submit(GameJob(1, ("b", "a"), 2))
         arena.hold_first.set()
@@ -93,13 +102,33 @@ def test_the_next_game_starts_while_the_last_one_cleans_up_never_two_playing():
     assert sorted(results) == [0, 1]
     assert arena.events.index("play 1") > arena.events.index("turns done 0")      # one at a time
     assert arena.events.index("play 1") < arena.events.index("end 0")             # overlapped
+    assert arena.events.index("bots 1") > arena.events.index("turns done 0")      # all cores busy
 
 
-def test_a_stop_drops_the_game_waiting_for_its_turn():
+def test_with_a_core_to_spare_the_next_game_starts_its_bots_while_the_last_one_plays():
     arena = _RecordingArena()
-    with LocalExecutor(arena, 1) as executor:
+    with LocalExecutor(arena, 1, cores=2) as executor:
+        assert executor.start_early
+        executor.submit(GameJob(0, ("a", "b"), 1))
+        executor.submit(GameJob(1, ("b", "a"), 2))
+        assert arena.next_bots_started.wait(10)           # while game 0 is held
+        assert "play 1" not in arena.events and "turns done 0" not in arena.events
+        arena.hold_first.set()
+        results = []
+        while executor.in_flight():
+            results += [result for _, result in executor.finished(timeout=0.2)]
+    assert sorted(results) == [0, 1]
+    assert arena.events.index("play 1") > arena.events.index("turns done 0")      # one at a time
+
+
+@pytest.mark.parametrize("cores", [1, 2])
+def test_a_stop_drops_the_game_waiting_for_its_turn(cores):
+    arena = _RecordingArena()
+    with LocalExecutor(arena, 1, cores=cores) as executor:
         executor.submit(GameJob(0, ("a", "b"), 1))
         executor.submit(GameJob(1, ("b", "a"), 2))        # waits: game 0 is held
+        if executor.start_early:
+            assert arena.next_bots_started.wait(10)       # its bots up, waiting for its turn
         executor.drop_waiting()
         arena.next_started.set()
         arena.hold_first.set()

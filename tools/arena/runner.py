@@ -111,15 +111,17 @@ class Arena:
         return [command_of(spec) for spec in self.seat_players(job)]
 
     def play(self, job: GameJob, on_turn: Callable[[int], None] | None = None,
-             on_turns_done: Callable[[], None] | None = None) -> MatchResult:
+             on_turns_done: Callable[[], None] | None = None,
+             on_bots_started: Callable[[], None] | None = None) -> MatchResult:
         """The game's result; BotStartError (nothing recorded) when a bot cannot start.
-        ``on_turns_done``: see ``play_match``."""
+        ``on_turns_done``, ``on_bots_started``: see ``play_match``."""
         self.check_programs(job.seats)
         result = play_match(self.game, self.seat_players(job), seed=job.seed,
                             options=self.options, time_control=self.time_control,
                             memory_mb=self.memory_mb, record=self.record,
                             sandboxed=self.sandboxed, line_buffered=self.line_buffered,
-                            on_turn=on_turn, on_turns_done=on_turns_done)
+                            on_turn=on_turn, on_turns_done=on_turns_done,
+                            on_bots_started=on_bots_started)
         if any(player.fault is not None and player.fault.kind is Fault.CRASH
                and not player.latencies_ms for player in result.players):
             self.check_programs(job.seats)      # its file may have gone as the game started
