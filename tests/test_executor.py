@@ -3,6 +3,7 @@ finished game back once; cancel drops what is in flight. (The Dask executor: tes
 from __future__ import annotations
 
 import dataclasses
+import os
 import subprocess
 import sys
 import threading
@@ -12,6 +13,7 @@ import pytest
 from referee.api import TimeControl
 from referee.games import load_game
 from tests.conftest import ROOT, run_cli
+from tests.hostile import bot_processes_of
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import LocalExecutor
 from tools.arena.runner import Arena, GameJob, paired_jobs, run_jobs
@@ -51,14 +53,18 @@ def test_cancel_drops_the_games_in_flight_and_their_bots():
         assert executor.in_flight() == 0 and executor.finished(timeout=0) == []
 
 
-def test_run_jobs_stops_scheduling_when_on_result_says_so():
+@pytest.mark.parametrize("cores", [1, 2])
+def test_run_jobs_stops_scheduling_when_on_result_says_so(cores):
+    """Real bots; with a core to spare the game in line has started its bots when the stop
+    comes: they are closed with it, none is left running."""
     arena = tictactoe_arena(a="random --seed 1", b="random --seed 2")
     played = []
-    with LocalExecutor(arena, 1) as executor:
+    with LocalExecutor(arena, 1, cores=cores) as executor:
         outcome = run_jobs(executor, paired_jobs("a", "b", 5, base_seed=3),
                            on_result=lambda job, result: played.append(job) or len(played) == 3)
     # the 4th game starts as the 3rd has its last answer, before its result says stop
     assert outcome.stopped and outcome.played == len(played) and 3 <= len(played) <= 4
+    assert bot_processes_of(os.getpid()) == []
 
 
 class _RecordingArena:
@@ -89,6 +95,14 @@ class _RecordingArena:
         return job.pair
 
 
+def _results(executor: LocalExecutor) -> list:
+    """Every result still in flight, in the order they come back."""
+    results = []
+    while executor.in_flight():
+        results += [result for _, result in executor.finished(timeout=0.2)]
+    return results
+
+
 def test_the_next_game_starts_while_the_last_one_cleans_up_never_two_playing():
     arena = _RecordingArena()
     with LocalExecutor(arena, 1, cores=1) as executor:
@@ -96,9 +110,7 @@ def test_the_next_game_starts_while_the_last_one_cleans_up_never_two_playing():
         executor.submit(GameJob(0, ("a", "b"), 1))
         executor.submit(GameJob(1, ("b", "a"), 2))
         arena.hold_first.set()
-        results = []
-        while executor.in_flight():
-            results += [result for _, result in executor.finished(timeout=0.2)]
+        results = _results(executor)
     assert sorted(results) == [0, 1]
     assert arena.events.index("play 1") > arena.events.index("turns done 0")      # one at a time
     assert arena.events.index("play 1") < arena.events.index("end 0")             # overlapped
@@ -114,9 +126,7 @@ def test_with_a_core_to_spare_the_next_game_starts_its_bots_while_the_last_one_p
         assert arena.next_bots_started.wait(10)           # while game 0 is held
         assert "play 1" not in arena.events and "turns done 0" not in arena.events
         arena.hold_first.set()
-        results = []
-        while executor.in_flight():
-            results += [result for _, result in executor.finished(timeout=0.2)]
+        results = _results(executor)
     assert sorted(results) == [0, 1]
     assert arena.events.index("play 1") > arena.events.index("turns done 0")      # one at a time
 
@@ -132,14 +142,11 @@ def test_a_stop_drops_the_game_waiting_for_its_turn(cores):
         executor.drop_waiting()
         arena.next_started.set()
         arena.hold_first.set()
-        results = []
-        while executor.in_flight():
-            results += [result for _, result in executor.finished(timeout=0.2)]
+        results = _results(executor)
         assert results == [0] and "play 1" not in arena.events
         executor.cancel()                   # as run_jobs ends: the executor serves the next batch
         executor.submit(GameJob(2, ("a", "b"), 3))
-        while executor.in_flight():
-            results += [result for _, result in executor.finished(timeout=0.2)]
+        results += _results(executor)
     assert results == [0, 2]
 
 
