@@ -2,7 +2,8 @@
 
   overhead  the harness's cost per turn in a match (BotProcess.send + read_line) against a raw
             pipe echo round trip with the same child interpreter, measured in the same run;
-            beside it, a turn kept for a replay (+ take_stderr)
+            beside it, a turn kept for a replay (+ take_stderr), and the raw round trip with
+            the least a time limit needs (a poll with a timeout before the read)
   flood     the same per-turn cost when the bot writes 64 KB of stderr every turn
   latency   a bot that answers after 40 ms of a 50 ms budget, over N turns per game, with
             --jobs games at once: timeouts, latency distribution, margin, run-queue waits
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import os
 import re
+import select
 import statistics
 import subprocess
 import sys
@@ -52,11 +54,23 @@ class _RawEcho:
         self.child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
         self.write_fd, self.read_fd = self.child.stdin.fileno(), self.child.stdout.fileno()
+        self.poller = select.poll()
+        self.poller.register(self.read_fd, select.POLLIN)
 
     def round_trip(self, line: bytes = b"-1 -1\n") -> None:
         os.write(self.write_fd, line)
         data = os.read(self.read_fd, 64)
         while not data.endswith(b"\n"):
+            data += os.read(self.read_fd, 64)
+
+    def deadline_round_trip(self, line: bytes = b"-1 -1\n") -> None:
+        """The least a harness with a time limit does: the write, then a poll with a timeout
+        before each read (a blocking read has no deadline)."""
+        os.write(self.write_fd, line)
+        data = b""
+        while not data.endswith(b"\n"):
+            if not self.poller.poll(1000):
+                raise RuntimeError("the echo child did not answer within 1 s")
             data += os.read(self.read_fd, 64)
 
     def close(self) -> None:
@@ -81,8 +95,9 @@ _BLOCK = 20                     # turns of one kind in a row
 
 def paired_round_trips(code: str, turns: int,
                        placement: tuple[set[int], set[int]] | None = None
-                       ) -> tuple[list[float], list[float], list[float]]:
-    """Per-turn seconds of a raw round trip, a match turn and a recorded turn, in turn.
+                       ) -> tuple[list[float], list[float], list[float], list[float]]:
+    """Per-turn seconds of a raw round trip, a raw one with a deadline (``deadline_round_trip``),
+    a match turn and a recorded turn, in turn.
 
     A match turn is what a game without a replay does (send, read_line); a recorded turn
     also takes the turn's stderr for the replay. Short blocks of each kind in turn make all
@@ -105,6 +120,9 @@ def paired_round_trips(code: str, turns: int,
     def raw_turn() -> None:
         raw.round_trip()
 
+    def deadline_turn() -> None:
+        raw.deadline_round_trip()
+
     def match_turn() -> None:
         bot.read_line(bot.send(["-1 -1"], 1), 1)
 
@@ -112,7 +130,7 @@ def paired_round_trips(code: str, turns: int,
         bot.read_line(bot.send(["-1 -1"], 1), 1)
         bot.take_stderr()
 
-    kinds = ((raw_turn, []), (match_turn, []), (recorded_turn, []))
+    kinds = ((raw_turn, []), (deadline_turn, []), (match_turn, []), (recorded_turn, []))
     try:
         raw.round_trip()
         bot.read_line(bot.send(["-1 -1"], 5), 5)       # both children are up
@@ -127,7 +145,7 @@ def paired_round_trips(code: str, turns: int,
         raw.close()
         bot.close()
         os.sched_setaffinity(0, before)
-    return kinds[0][1], kinds[1][1], kinds[2][1]
+    return kinds[0][1], kinds[1][1], kinds[2][1], kinds[3][1]
 
 
 def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo",
@@ -140,22 +158,25 @@ def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo",
             continue
         print(f"  {name} (this process on CPU {min(placement[0])}, the bots on CPU "
               f"{min(placement[1])}), p50 in us:")
-        print(f"  {'round':>5} {'raw':>7} {'match turn':>11} {'ratio':>6} {'recorded turn':>14} "
-              f"{'ratio':>6}")
-        ratios, recorded_ratios = [], []
+        print(f"  {'round':>5} {'raw':>7} {'raw+poll':>9} {'match turn':>11} {'ratio':>6} "
+              f"{'recorded turn':>14} {'ratio':>6}")
+        ratios, recorded_ratios, deadline_ratios = [], [], []
         for number in range(1, rounds + 1):
-            raw, harness, recorded = paired_round_trips(code, turns, placement)
+            raw, deadline, harness, recorded = paired_round_trips(code, turns, placement)
             raw_p50 = statistics.median(raw) * 1e6
+            deadline_ratios.append(statistics.median(harness) / statistics.median(deadline))
             harness_p50, recorded_p50 = (statistics.median(harness) * 1e6,
                                          statistics.median(recorded) * 1e6)
             ratios.append(harness_p50 / raw_p50)
             recorded_ratios.append(recorded_p50 / raw_p50)
-            print(f"  {number:>5} {raw_p50:>7.1f} {harness_p50:>11.1f} {ratios[-1]:>6.2f} "
+            print(f"  {number:>5} {raw_p50:>7.1f} {statistics.median(deadline) * 1e6:>9.1f} "
+                  f"{harness_p50:>11.1f} {ratios[-1]:>6.2f} "
                   f"{recorded_p50:>14.1f} {recorded_ratios[-1]:>6.2f}")
         verdict = target if name == "same core" else "(for reference: the ratio is taken on one core)"
         print(f"  {name}: ratio harness/raw (median of rounds): {statistics.median(ratios):.2f}"
-              f"   {verdict}; a recorded turn: {statistics.median(recorded_ratios):.2f}  "
-              f"load average {os.getloadavg()[0]:.2f}")
+              f"   {verdict}; a recorded turn: {statistics.median(recorded_ratios):.2f}; "
+              f"match turn / raw with a deadline (write, poll, read): "
+              f"{statistics.median(deadline_ratios):.2f}  load average {os.getloadavg()[0]:.2f}")
 
 
 # -- latency ----------------------------------------------------------------------------------
