@@ -161,6 +161,7 @@ class BotProcess:
         self._pidfd = self._open_pidfd()
         self._poll_out = select.poll()          # stdout, stderr and the pidfd, while answering
         self._poll_out.register(self._stdout_fd, select.POLLIN)
+        self._only_stdout_ready = [(self._stdout_fd, select.POLLIN)]
         self._poll_out.register(self._stderr_fd, select.POLLIN)
         if self._pidfd is not None:
             self._poll_out.register(self._pidfd, select.POLLIN)
@@ -323,12 +324,24 @@ class BotProcess:
     def read_line(self, started: float, timeout_s: float) -> Answer:
         """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time)."""
         buffer = self._buffer
-        newline = buffer.find(b"\n")
-        if newline < 0:
-            newline = self._wait_for_newline(started + timeout_s, timeout_s)
-        finished = _now()
-        raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
-        del buffer[:newline + 1]
+        raw = now = None
+        if not buffer:
+            now = _now()
+            remaining_ms = (started + timeout_s - now) * 1000
+            if remaining_ms >= 1:
+                # the usual answer, in one wait and one read: stdout alone ready, one whole
+                # line; anything else (stderr, an exit, part of a line...) takes the path below
+                now = None                      # (the clock moves on while waiting)
+                if self._poll_out.poll(int(remaining_ms)) == self._only_stdout_ready:
+                    raw = self._whole_line_read()
+                    finished = _now()
+        if raw is None:
+            newline = buffer.find(b"\n")
+            if newline < 0:
+                newline = self._wait_for_newline(started + timeout_s, timeout_s, now)
+            finished = _now()
+            raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
+            del buffer[:newline + 1]
         if buffer or len(raw) > self.max_line_chars:
             self._refuse_extra_or_long(raw)
         try:
@@ -341,19 +354,35 @@ class BotProcess:
         cpu_ms, wait_ms = self._cpu.lap(latency_ms)
         return Answer(line, latency_ms, cpu_ms, wait_ms)
 
-    def _wait_for_newline(self, deadline: float, timeout_s: float) -> int:
+    def _whole_line_read(self) -> bytes | None:
+        """One read of stdout: the line without its end if it is exactly one whole line, else
+        None with what was read kept in the buffer."""
+        try:
+            chunk = os.read(self._stdout_fd, _READ_CHUNK)
+        except OSError:
+            return None                         # (the path that reads again tells what it was)
+        end = len(chunk) - 1
+        if end >= 0 and chunk.find(b"\n") == end:
+            return chunk[:end - 1] if end and chunk[end - 1] == 13 else chunk[:end]
+        self._buffer += chunk
+        return None
+
+    def _wait_for_newline(self, deadline: float, timeout_s: float,
+                          now: float | None = None) -> int:
         """Poll stdout (and stderr, and the bot's exit) until a newline; its index in the buffer.
 
         No wait ends past the deadline (poll's whole milliseconds are rounded down, the last
         fraction waited in select to the microsecond): an answer that arrives after it is
         late, while one already there when an overloaded harness wakes up late still counts.
+        ``now``: the clock as the caller just read it, for the first wait.
         """
         buffer, stdout_fd = self._buffer, self._stdout_fd
         while True:
             if len(buffer) > self.max_line_chars:
                 raise BotFault(Fault.BAD_OUTPUT, f"answer line longer than {self.max_line_chars} "
                                                  "characters (and no newline)")
-            remaining = deadline - _now()
+            remaining = deadline - (_now() if now is None else now)
+            now = None
             if remaining <= 0:
                 if self.memory_exceeded_bytes:
                     raise BotFault(Fault.CRASH, self._memory_detail())

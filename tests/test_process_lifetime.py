@@ -377,3 +377,16 @@ def test_an_answer_there_before_the_deadline_counts_when_an_overloaded_harness_r
         monkeypatch.setattr(process, "_now", _Clock(deadline - 0.0005, deadline + 0.0005))
         answer = bot.read_line(started, timeout_s)
         assert answer.line == "ping" and answer.latency_ms == pytest.approx(30.5)
+
+
+@pytest.mark.parametrize("how", ["at once", "in two writes"])
+def test_a_line_ended_by_cr_lf_is_read_without_the_cr(how):
+    """A bot written on Windows ends its lines with \\r\\n; the answer is the line without it,
+    whether it arrives in one read (the usual path) or in pieces (the buffered path)."""
+    split = "w('pi'); f(); time.sleep(0.05); " if how == "in two writes" else ""
+    code = ("import sys, time\nw, f = sys.stdout.write, sys.stdout.flush\n"
+            "for line in sys.stdin:\n"
+            f"    {split}w('{'ng' if split else 'ping'}\\r\\n'); f()\n")
+    with BotProcess([sys.executable, "-c", code], memory_mb=None) as bot:
+        for _ in range(2):
+            assert bot.read_line(bot.send(["x"], 5), 5).line == "ping"
