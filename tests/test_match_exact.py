@@ -17,6 +17,7 @@ from referee.process import Answer, BotProcess, BotStartError
 from referee.sandbox import bwrap_program
 from referee.watchdog import GameWatchdog
 from referee.games.tictactoe import TicTacToe
+from tests.conftest import skip_when_traced
 
 TICTACTOE = load_game("tictactoe")
 DUEL = load_game("number_maze_duel")
@@ -200,6 +201,7 @@ def test_a_referee_error_gives_no_result_but_says_why(game, turns):
 
 
 def test_the_watchdog_allows_the_first_turn_budget_and_cuts_off_a_stuck_referee():
+    skip_when_traced()
     clock = TimeControl(first_turn_ms=3000, turn_ms=2000, grace_ms=10)
     calm = play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
                       time_control=clock, record=False, watchdog_s=0.5)

@@ -16,7 +16,7 @@ from referee.games import load_game
 from referee.games.tictactoe import TicTacToe
 from referee.match import PlayerSpec, play_match
 from referee.process import BotProcess, BotStartError
-from tests.conftest import ROOT, run_cli
+from tests.conftest import ROOT, run_cli, skip_when_traced
 from tests.hostile import HOSTILE, bot_processes_of, hostile_argv, wait_until_gone, zombie_children
 
 GOOD = PlayerSpec("good", hostile_argv("good"))
@@ -51,10 +51,7 @@ def test_a_referee_exception_is_recorded_for_that_game_only():
 
 
 def test_the_watchdog_cuts_off_a_stuck_referee_and_the_next_game_is_unharmed():
-    if sys.gettrace() is not None:
-        # The watchdog's asynchronous exception can land inside a Python-level tracer's own code
-        # (coverage's, holding its lock) and deadlock both threads: seen under `coverage run`.
-        pytest.skip("the watchdog test does not run under a tracer (coverage): run it plainly")
+    skip_when_traced()
     result = play_match(StuckTurnLines(), [GOOD, GOOD], seed=1, time_control=CLOCK, watchdog_s=0.3)
     assert result.reason.startswith("referee error: watchdog: turn 2 did not finish"), result.reason
     assert bot_processes_of(os.getpid()) == []
