@@ -8,7 +8,7 @@ import time
 
 import pytest
 
-from referee.api import Fault, FaultRecord, TimeControl
+from referee.api import Fault, FaultRecord, TimeControl, UsageError
 from referee.games import load_game
 from referee.match import (MatchResult, PlayerResult, PlayerSpec, _Game, _pdata_values,
                            latency_summary, play_match, rank_seats, settle)
@@ -392,3 +392,32 @@ def test_sandboxed_bots_run_in_their_own_pid_namespace():
                         time_control=CLOCK, sandboxed=True)
     assert result.reason == "three in a row"
     assert result.records[0].seats[0].stderr.split()[2] == "False"     # its pid is small there
+
+
+def test_every_bot_starts_before_the_turn_to_play_and_that_wait_is_not_a_stuck_turn(monkeypatch):
+    feeds, sends = _spy(monkeypatch, GameWatchdog, "feed"), _spy(monkeypatch, BotProcess, "send")
+    started, real_init = [], BotProcess.__init__
+    monkeypatch.setattr(BotProcess, "__init__",
+                        lambda self, *args, **kwargs: started.append(self) or real_init(self, *args, **kwargs))
+    seen = []
+    result = play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
+                        time_control=CLOCK, record=False, watchdog_s=0.5,
+                        on_bots_started=lambda: seen.append((len(started), len(sends), feeds[:])))
+    assert result.reason == "three in a row"
+    # both bots started, no input sent yet, the watchdog off (fed forever) while it waits
+    assert seen == [(2, 0, [(3.5,), (float("inf"),)])]
+    assert feeds[2] == (0.5 + 3.01,)
+
+
+def test_a_turn_to_play_that_never_comes_ends_the_game_unplayed(monkeypatch):
+    sends, bots = _spy(monkeypatch, BotProcess, "send"), []
+    real_close = BotProcess.close
+    monkeypatch.setattr(BotProcess, "close", lambda self: bots.append(self) or real_close(self))
+
+    def dropped():
+        raise UsageError("the match stopped: this game is dropped")
+    with pytest.raises(UsageError, match="this game is dropped"):
+        play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
+                   time_control=CLOCK, on_bots_started=dropped)
+    assert sends == [] and len(set(bots)) == 2
+    assert all(bot._proc.returncode is not None for bot in bots)

@@ -43,6 +43,7 @@ _CACHE_BYPASSED = "the cache is never read: the same lines are built again (slow
 _NO_ITEM_ZERO = ("also records item code 0 (no item); only codes >= 1, from the item order, "
                  "are looked up")
 _XMAS = "referee.games.xmas_rush.codec.x_"
+_SEAT_UNREAD = "the default seat 0 -> 1 of a one-player game's legal_actions: the seat is never read"
 EQUIVALENT: dict[str, str] = {
     "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_2":
         "latency_summary(None) is latency_summary([]): both empty, both falsy",
@@ -96,9 +97,9 @@ EQUIVALENT: dict[str, str] = {
         "no on_fire (closing the bots early): every wait on a bot ends within its budget and "
         "grace, inside the watchdog's allowance, so WatchdogExpired alone ends the game and the "
         "finally block closes the bots (the monitor swallows the failed call)",
-    "referee.match.x_play_match__mutmut_36":
+    "referee.match.x_play_match__mutmut_38":
         'watchdog detail None instead of "": referee_failed keeps detail or reason, both the reason',
-    "referee.match.x_play_match__mutmut_40":
+    "referee.match.x_play_match__mutmut_42":
         "fired_after_s or 1: the watchdog sets fired_after_s before it raises, never None or 0",
     "referee.match.xǁ_Gameǁ__init____mutmut_4":
         'state "" instead of None: result() reads it only once new_state() set it or a referee '
@@ -111,7 +112,9 @@ EQUIVALENT: dict[str, str] = {
     "referee.match.xǁ_Gameǁ__init____mutmut_31": _SET_BY_REFEREE_FAILED,
     "referee.match.xǁ_Gameǁplay__mutmut_9":
         "the player count passed to new_state() as None: no game reads it (fixed seats)",
-    "referee.match.xǁ_Gameǁplay__mutmut_69":
+    "referee.match.xǁ_Gameǁplay__mutmut_33":
+        'float("INF") is float("inf"): the watchdog is fed forever either way',
+    "referee.match.xǁ_Gameǁplay__mutmut_67":
         "return instead of break after a fault skips self.turn = state.turn, which the turn "
         "already set (no action was applied since)",
     "referee.match.xǁ_Gameǁ_note_timing__mutmut_10":
@@ -122,6 +125,9 @@ EQUIVALENT: dict[str, str] = {
         "a lag of 1.0 instead of 0.0 ms before every bot answered: both are under the 10 ms "
         "threshold",
     "referee.games.number_maze_duel.codec.x_state_from_lines__mutmut_31": _TURN_BLOCK_ENDS,
+    "referee.games.number_maze.rules.xǁNumberMazeStateǁgenerate__mutmut_11":
+        "random_points(mirrored=None): None is falsy as False is, the same unmirrored points",
+    "referee.games.number_maze.rules.xǁNumberMazeStateǁlegal_actions__mutmut_1": _SEAT_UNREAD,
 }
 EQUIVALENT.update({
     _XMAS + "_item_lines__mutmut_12": "(code + 1) & 1 is (code - 1) & 1: the same parity",
