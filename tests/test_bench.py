@@ -2,7 +2,11 @@
 timings belong to benchmarks, not to assertions)."""
 from __future__ import annotations
 
+import os
 import re
+import shutil
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -47,6 +51,15 @@ SMOKE_RUNS = [
      [rf"evaluation:\s+{NUMBER} calls/s", rf"alphabeta depth 5:\s+{NUMBER} nodes/s"]),
     (["calculation", "--seconds", "0.02"],
      [rf"mcts \(information sets\):\s+{NUMBER} playouts/s"]),
+    (["match", "--games", "30", "--jobs", "1", "--every", "0.05"],
+     [r"running: botarena match tictactoe random random -n 30 --jobs 1 --out \S+ --quiet --json",
+      r"30 games in [\d.]+ s: [\d.]+ games/s \(start-up included\); 0 faults, 0 void",
+      r"load average [\d.]+ before",
+      r"(botarena RSS: [\d.]+ MB at game \d+|too few samples after the warm-up)"]),
+    (["view"],
+     [r"game: xmas_rush random vs random seed 5: 150 turns",
+      r"page as played: [\d.]+ MB", r"every turn's stderr at the \d+-char cap: [\d.]+ MB",
+      r"(as played: open \d+ ms .* step over 150 steps: mean [\d.]+ ms|browser figures skipped: )"]),
     (["bundle", "--repeat", "1", "--rounds", "1", "--game", "tictactoe", "--opening", "3",
       "--starts", "1"],
      [r"ratio bundled/unbundled [\d.]+", r"\| tictactoe/alphabeta \| [\d,]+ \| [\d,]+ \| \d+ \|"]),
@@ -88,3 +101,34 @@ def test_mutation_targets_take_one_game(cli):
         assert done.returncode == 2 and "Traceback" not in done.stderr
         assert done.stderr.splitlines()[-1].startswith(
             f"botarena bench mutation: error: argument TARGET: {reason}")
+
+
+def test_mutation_report_counts_each_target_and_names_unexplained_survivors(capsys):
+    from tools.bench.mutation import EQUIVALENT, report
+    equivalent, reason = next(iter(EQUIVALENT.items()))
+    rows = [("stats", "tools.stats.elo__mutmut_1", "killed"),
+            ("stats", "tools.stats.elo__mutmut_2", "survived"),
+            ("stats", equivalent, "survived"),
+            ("stats", "tools.stats.elo__mutmut_3", "timeout"),
+            ("tally", "tools.arena.tally.cell__mutmut_1", "not checked"),
+            ("tally", "tools.arena.tally.cell__mutmut_2", "no tests")]
+    assert report(rows) == 3             # two unexplained survivors and one mutant not checked
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0] == "stats: 4 mutants: 2 survived, 1 killed, 1 timeout"
+    assert f"  equivalent  {equivalent}: {reason}" in lines
+    assert "  survived    tools.stats.elo__mutmut_2   (mutmut show tools.stats.elo__mutmut_2)" in lines
+    assert "tally: 2 mutants: 1 not checked, 1 no tests" in lines
+    assert "  1 not checked: run botarena bench mutation tally" in lines
+    assert "  no tests    tools.arena.tally.cell__mutmut_2   (mutmut show tools.arena.tally.cell__mutmut_2)" in lines
+    assert lines[-1] == "unexplained survivors: 2; not checked: 1"
+    assert report([("stats", "tools.stats.elo__mutmut_1", "killed")]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "unexplained survivors: 0"
+
+
+def test_mutation_without_mutmut_says_how_to_install_it(cli, tmp_path):
+    if shutil.which("mutmut", path=str(Path(sys.executable).parent)) or shutil.which("mutmut"):
+        pytest.skip("mutmut is installed here")
+    done = cli("bench", "mutation", "stats", "--report-only", env={**os.environ, "PATH": str(tmp_path)})
+    assert done.returncode == 1
+    assert done.stderr.strip() == ("botarena bench mutation: mutmut is not installed; "
+                                   "pip install -e '.[mutation]' (or: pip install mutmut)")

@@ -6,8 +6,10 @@ model of that bot's games (many seeds, milliseconds); the CLI tests play it for 
 """
 from __future__ import annotations
 
+import csv
 import json
 import random
+import re
 
 import pytest
 
@@ -264,3 +266,46 @@ def test_tune_on_a_cluster_ends_where_local_threads_end(cli):
     assert on_cluster["executor"].startswith("cluster")
     for key in ("parameters", "theta", "games", "verification"):
         assert on_cluster[key] == on_threads[key]
+
+
+def test_race_text_table_csv_and_plot_agree(cli, tmp_path):
+    """The race's text report: one row per grid point (its games, and when it was dropped or
+    "live"), the games racing saved, and the same points in the CSV; the plot is a PNG."""
+    pytest.importorskip("matplotlib", reason="optional: matplotlib (pip install 'botarena[plot]')")
+    csv_path, plot_path = tmp_path / "race.csv", tmp_path / "race.png"
+    result = cli("tune", "number_maze_duel", "tests/tuning_bot.py --x {0.3,1} --y {0,7,20}",
+                 "--vs", RACE_OPPONENT, "--method", "race", "--drop", "half", "--rounds", "2",
+                 "-n", "2", "--seed", "2", "--csv", str(csv_path), "--plot", str(plot_path), *QUICK,
+                 timeout=600)
+    assert result.returncode == 0, result.stderr
+    lines = result.stdout.splitlines()
+    header = next(index for index, line in enumerate(lines) if line.split()[:3] == ["x", "y", "games"])
+    assert lines[header].split()[3:] == ["score", "Elo", "95", "%", "interval", "dropped"]
+    rows = [line.split() for line in lines[header + 1:header + 7]]
+    assert [(row[0], row[1]) for row in rows] == [(x, y) for x in ("0.3", "1") for y in ("0", "7", "20")]
+    fates = [" ".join(row[7:]) if row[-1] != "live" else "live" for row in rows]
+    assert fates.count("after round 1") == 3 and fates.count("after round 2") == 1
+    assert fates.count("live") == 2
+    saved = re.search(r"racing used (\d+) games; a full grid with as many games per point as the "
+                      r"winner's takes (\d+): (\d+) saved", result.stdout)
+    used, full, kept = (int(group) for group in saved.groups())
+    assert used == sum(int(row[2]) for row in rows) and kept == full - used > 0
+    assert f"csv: {csv_path}" in result.stdout and f"plot: {plot_path}" in result.stdout
+    with open(csv_path, newline="") as handle:
+        points = list(csv.DictReader(handle))
+    assert [(point["x"], point["y"], point["games"]) for point in points] == \
+        [(row[0], row[1], row[2]) for row in rows]
+    assert [point["dropped_after_round"] or "live" for point in points] == \
+        [fate.rsplit(" ", 1)[-1] if fate != "live" else "live" for fate in fates]
+    assert plot_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"
+
+
+def test_spsa_plot_is_drawn_per_parameter(cli, tmp_path):
+    pytest.importorskip("matplotlib", reason="optional: matplotlib (pip install 'botarena[plot]')")
+    plot_path = tmp_path / "spsa.png"
+    result = cli("tune", "number_maze_duel", BOT, "--vs", OPPONENT, "--iterations", "2", "-n", "0",
+                 "--seed", "1", "--plot", str(plot_path), *QUICK, timeout=600)
+    assert result.returncode == 0, result.stderr
+    assert f"plot: {plot_path}" in result.stdout
+    assert "no verification match" in result.stdout
+    assert plot_path.read_bytes()[:8] == b"\x89PNG\r\n\x1a\n"

@@ -201,3 +201,20 @@ def test_open_hands_the_page_to_the_users_browser(tmp_path):
             break
         time.sleep(0.05)
     assert noted.read_text() == replay.with_suffix(".html").resolve().as_uri()
+
+
+def test_a_missing_browser_or_playwright_is_named_in_one_line(monkeypatch, tmp_path):
+    """What the browser tests and ``bench view`` print when they skip: the part to install."""
+    from tools.view import browser
+    pytest.importorskip("playwright.sync_api", reason="optional: playwright (pip install 'botarena[view-test]')")
+    monkeypatch.setenv("BOTARENA_CHROMIUM", str(tmp_path / "no-such-chromium"))
+    assert browser.chromium_path() is None
+    assert browser.missing() == "chromium is not installed (apt-get install chromium)"
+    monkeypatch.setitem(sys.modules, "playwright.sync_api", None)       # import fails
+    assert browser.missing() == ("the Python package playwright is not installed "
+                                 "(pip install 'botarena[view-test]')")
+    chosen = tmp_path / "my-chromium"
+    chosen.write_text("#!/bin/sh\n")
+    chosen.chmod(0o755)
+    monkeypatch.setenv("BOTARENA_CHROMIUM", str(chosen))
+    assert browser.chromium_path() == str(chosen)
