@@ -13,9 +13,10 @@ TOTAL_TARGET = 90.0
 MODULE_FLOOR = 75.0
 # modules allowed under the floor, and why
 EXCEPTED = {
-    "tools/bench/harness.py": "benchmarks: their long modes (latency, soak, interrupt) run only by hand",
-    "tools/bench/xmas_search.py": "benchmark: timing loops run only by hand",
-    "tools/bench/bundle.py": "benchmark: timing loops run only by hand",
+    # Playwright's sync API runs in a greenlet: coverage's thread tracer loses the lines after
+    # the switch (the bench's browser half). concurrency=greenlet sees them (92 %) but makes the
+    # whole run ~30 % slower; tests/test_bench.py runs the bench and checks its browser figures.
+    "tools/bench/view.py": "its browser half runs past a greenlet switch, which the tracer does not follow",
 }
 
 
