@@ -61,6 +61,7 @@ case "${1:-}" in
         # its one line of counts: "errored" are data files of processes killed while writing them
         { .venv/bin/python -m coverage combine --data-file=build/coverage/.coverage build/coverage 2>&1 \
             | grep '^Combined'; } || true
+        rm -f build/coverage/.coverage.*        # the errored ones, left by combine (json would warn)
         .venv/bin/python -m coverage json -q --data-file=build/coverage/.coverage -o build/coverage/coverage.json
         echo "coverage: $(( (SECONDS - started) / 60 )) min $(( (SECONDS - started) % 60 )) s, load average $(cut -d' ' -f1-3 /proc/loadavg)"
         .venv/bin/python -m tests.coverage_report build/coverage/coverage.json || status=$?
