@@ -8,8 +8,9 @@ import random
 import pytest
 
 from referee.games.othello.rules import (FULL, RAYS, START_BLACK, START_WHITE, OthelloState, _ray,
-                                         _ray_table, legal_moves, random_playout, squares_of)
-from tests.test_othello_rules import reference_flips, reference_moves
+                                         _ray_table, flips, legal_moves, play_random_game,
+                                         random_playout, squares_of)
+from tests.test_othello_rules import STEPS, reference_flips, reference_moves
 
 SLOTS = ("boards", "to_move", "moves", "turn", "last_move", "passes", "over")
 
@@ -69,6 +70,15 @@ def test_random_playouts_from_a_position_with_passes():
     for seed in range(4):
         found = random_playout(white, black, random.Random(seed).random, 64)
         assert found == reference_playout(white, black, random.Random(seed).random, 64)
+    # stopped by max_plies: right after one pass (0 or 1 ply), or with the mover's opponent stuck
+    for mine, theirs, plies in ((white, black, 0), (white, black, 1), (black, white, 0),
+                                (_mask(0, 1), _mask(2), 0), (_mask(2), _mask(0, 1), 0)):
+        found = random_playout(mine, theirs, random.Random(1).random, plies)
+        assert found == reference_playout(mine, theirs, random.Random(1).random, plies)
+    assert random_playout(white, black, random.Random(1).random, 1) == \
+        (0, _mask(*range(8)), True, True)          # white passed, black took h1 and g1: over
+    assert random_playout(_mask(0, 1), _mask(2), random.Random(1).random, 0) == \
+        (_mask(0, 1), _mask(2), True, False)
     golden = random_playout(*OthelloState().mine_theirs(), random.Random(4).random, 33)
     assert golden == (0x806EFC2C26000000, 0x11193D4F3A, False, False)
 
@@ -138,3 +148,47 @@ def test_a_clone_has_every_field_and_its_own_boards():
     assert _fields(copy) == ([_mask(0, 1, 2), 0], 1, 0, 1, 2, 1, True)
     copy.boards[0] = 5
     assert state.boards == [_mask(0, 1, 2), 0]
+
+
+def test_a_playout_with_white_to_move_after_a_move():
+    state = OthelloState()
+    state.play(19)
+    state.playout(random.Random(4).random, 9)        # white first: 5 moves white, 4 black
+    assert _fields(state) == ([0x1000183A0000, 0x3E00040200], 0,
+                              legal_moves(0x1000183A0000, 0x3E00040200), 10, 19, 0, False)
+    even = OthelloState()
+    even.play(19)
+    even.playout(random.Random(4).random, 8)
+    assert (even.to_move, even.turn) == (1, 9)
+
+
+def test_a_random_game_is_fixed_by_its_seed():
+    game = play_random_game(3)
+    assert (game.boards, game.turn, game.passes, game.discs()) == \
+        ([0xFD99B593B3ADDEFF, 0x2664A6C4C522100], 60, 1, (44, 20))
+    assert play_random_game(2).passes == 2                 # passes add up
+
+
+def _lines():
+    """Every straight line a move can take: a disc of ours, a run of 1 to 6 opponent discs, then
+    the empty square past it, in each of the 8 directions from every square it fits."""
+    for row, col in ((row, col) for row in range(8) for col in range(8)):
+        for d_row, d_col in STEPS:
+            for run in range(1, 7):
+                end_row, end_col = row + d_row * (run + 1), col + d_col * (run + 1)
+                if 0 <= end_row < 8 and 0 <= end_col < 8:
+                    squares = [(row + d_row * k) * 8 + col + d_col * k for k in range(run + 2)]
+                    yield squares[0], squares[1:-1], squares[-1]
+
+
+def test_every_run_length_in_every_direction_is_a_move():
+    """Random games rarely line up 5 or 6 opponent discs: each length and direction by hand,
+    so a fill step that extends a run the wrong way (runs of 5-6 missed) fails here."""
+    count = 0
+    for mine, run, empty in _lines():
+        found = legal_moves(1 << mine, _mask(*run))
+        assert found == reference_moves(1 << mine, _mask(*run)) == 1 << empty, (mine, run)
+        assert flips(1 << mine, _mask(*run), empty) == _mask(*run)
+        count += 1
+    # per run length: 4 straight directions x 8 lines x (7 - run) places, 4 diagonal x (7 - run)^2
+    assert count == sum(32 * (7 - run) + 4 * (7 - run) ** 2 for run in range(1, 7)) == 1036

@@ -43,6 +43,11 @@ _CACHE_BYPASSED = "the cache is never read: the same lines are built again (slow
 _NO_ITEM_ZERO = ("also records item code 0 (no item); only codes >= 1, from the item order, "
                  "are looked up")
 _XMAS = "referee.games.xmas_rush.codec.x_"
+_TO_THE_END = ("max_plies 64 -> 65 by default: a game has at most 60 moves (64 squares, 4 taken "
+               "at the start), so both play to the end")
+_OTHELLO = "referee.games.othello.rules.x_"
+_FALSY_PASSED = ("passed None instead of False: it is only tested for truth, and set again "
+                 "before it is returned")
 _SEAT_UNREAD = "the default seat 0 -> 1 of a one-player game's legal_actions: the seat is never read"
 EQUIVALENT: dict[str, str] = {
     "tools.arena.tally.xǁLatencyCountsǁsummary__mutmut_2":
@@ -128,6 +133,25 @@ EQUIVALENT: dict[str, str] = {
     "referee.games.number_maze.rules.xǁNumberMazeStateǁgenerate__mutmut_11":
         "random_points(mirrored=None): None is falsy as False is, the same unmirrored points",
     "referee.games.number_maze.rules.xǁNumberMazeStateǁlegal_actions__mutmut_1": _SEAT_UNREAD,
+    "referee.games.calculation.rules.xǁCalculationStateǁlegal_actions__mutmut_1": _SEAT_UNREAD,
+    "referee.games.othello.rules.x_random_playout__mutmut_1": _TO_THE_END,
+    "referee.games.othello.rules.xǁOthelloStateǁplayout__mutmut_1": _TO_THE_END,
+    _OTHELLO + "_ray_table__mutmut_17":
+        "ray >= 1 << square: a ray never holds its own square, so it never equals that bit",
+    _OTHELLO + "_ray_table__mutmut_19":
+        "ray > 2 << square: a ray towards higher bits starts at square + 1 or beyond and has two "
+        "or more squares, so it exceeds 2 << square too; the others are below 1 << square",
+    _OTHELLO + "random_playout__mutmut_7": _FALSY_PASSED,
+    _OTHELLO + "random_playout__mutmut_23": _FALSY_PASSED,
+    _OTHELLO + "legal_moves__mutmut_28":
+        "moves = for moves |= in the first direction: moves is still 0 there",
+    _OTHELLO + "flips__mutmut_15":
+        "ray & (first - 2) for (first - 1) on a ray towards higher bits: they differ only in bit 0, "
+        "which such a ray (squares above its own, at least 1) never holds",
+    "referee.games.othello.rules.xǁOthelloStateǁwinner__mutmut_8":
+        "black >= white: equal counts returned None just above",
+    "referee.games.calculation.rules.xǁCalculationStateǁunseen_cards__mutmut_4":
+        "rank 0 also listed: its count is always 0 (no card has rank 0), so none is added",
 }
 EQUIVALENT.update({
     _XMAS + "_item_lines__mutmut_12": "(code + 1) & 1 is (code - 1) & 1: the same parity",
