@@ -181,6 +181,24 @@ EQUIVALENT.update({
     "referee.games.othello.codec.x_square_from_text__mutmut_19":
         "each file letter is once in 'abcdefgh': index and rindex agree",
 })
+_XMAS_STATE = "referee.games.xmas_rush.rules.xǁXmasRushStateǁ"
+_REVEAL_NOTHING = ("_reveal called with both seats' quests full: it draws min(visible - held, deck) "
+                   "= 0 cards for each, so nothing changes")
+EQUIVALENT.update({
+    _XMAS_STATE + "_start_turn__mutmut_20": _REVEAL_NOTHING,
+    _XMAS_STATE + "_start_turn__mutmut_21": _REVEAL_NOTHING,
+    _XMAS_STATE + "_reveal__mutmut_12":
+        "count >= 0 for > 0: drawing 0 cards slices off nothing and adds nothing",
+    _XMAS_STATE + "_walk__mutmut_12":
+        "cell / SIZE for cell % SIZE before a LEFT step: they differ only on column 0, where the "
+        "east bit it then reads (column 6 of the row above) is never set: no tile joins past the "
+        "board's edge",
+    _XMAS_STATE + "winner__mutmut_8": "first >= second: equal scores returned None just before",
+    _XMAS_STATE + "quest_cells__mutmut_2": "item_mask(board, ()) is 0, what the guard returns",
+    _XMAS_STATE + "shuffle_decks__mutmut_6":
+        "decks of equal length shuffled from seat 1's names instead of seat 0's: both decks "
+        "are one draw order, so the names and the shuffle are the same",
+})
 _RESULT = re.compile(r"^\s*(?P<name>[\w.]+?)__mutmut_(?P<number>\d+): (?P<status>.+?)\s*$")
 
 
