@@ -6,7 +6,8 @@ that reach that code, and reports the mutants no test caught. Its settings, the 
 the in-process test files it runs, are under ``[tool.mutmut]`` in pyproject.toml.
 
 Targets: stats (tools/stats.py), tally (tools/arena/tally.py), rules and codec (every game's
-rules.py and codec.py; ``rules:GAME`` or ``codec:GAME`` for one game's), match (referee/match.py).
+rules.py and codec.py; ``rules:GAME`` or ``codec:GAME`` for one game's), match (referee/match.py),
+board (xmas_rush's board.py: the bitboard, reachability, distances and move plans).
 Survivors listed in ``EQUIVALENT`` below change nothing a user can observe; they are printed
 apart, with the reason.
 """
@@ -30,6 +31,7 @@ TARGETS = {
     "rules": "referee.games.*.rules.*",
     "codec": "referee.games.*.codec.*",
     "match": "referee.match.*",
+    "board": "referee.games.xmas_rush.board.*",     # the bitboard, paths and move plans
 }
 # mutant name (stable while its function's source is unchanged) -> why surviving it is harmless
 _MIN_NEVER_BINDS = ("int(q * count) <= q * count < count, so min(count - 1, ...) never takes its "
@@ -182,6 +184,8 @@ EQUIVALENT.update({
         "each file letter is once in 'abcdefgh': index and rindex agree",
 })
 _XMAS_STATE = "referee.games.xmas_rush.rules.xǁXmasRushStateǁ"
+_XMAS_BOARD = "referee.games.xmas_rush.board.x_"
+_LEG_NEVER_ZERO = "a leg between two different goals is never 0 steps, so < 0, <= 0 and < 1 agree"
 _REVEAL_NOTHING = ("_reveal called with both seats' quests full: it draws min(visible - held, deck) "
                    "= 0 cards for each, so nothing changes")
 EQUIVALENT.update({
@@ -193,6 +197,28 @@ EQUIVALENT.update({
         "cell / SIZE for cell % SIZE before a LEFT step: they differ only on column 0, where the "
         "east bit it then reads (column 6 of the row above) is never set: no tile joins past the "
         "board's edge",
+    _XMAS_BOARD + "can_step__mutmut_14":
+        "cell / SIZE for cell % SIZE before a LEFT step: they differ only on column 0, where the "
+        "east bit then read (column 6 of the row above) is never set by connections()",
+    _XMAS_BOARD + "item_owner__mutmut_2": "(code + 1) & 1 is (code - 1) & 1: the same parity",
+    _XMAS_BOARD + "item_mask__mutmut_5":
+        "hits = 1: bit 0 is shifted out by hits >> 5, and gather(0) is 0 when nothing matched",
+    _XMAS_BOARD + "item_mask__mutmut_14": "the guard: gather(0) is 0 too",
+    _XMAS_BOARD + "plan_moves__mutmut_23":
+        "the goals' distances without the step limit: a leg past the limit is rejected by "
+        "cost + leg > max_steps instead of by leg < 0, and distances within the limit, so the "
+        "paths, are the same",
+    _XMAS_BOARD + "plan_moves__mutmut_32":
+        "permutations one longer than the goals: there are none",
+    _XMAS_BOARD + "plan_moves__mutmut_49": "max_steps + 2 for max_steps + 1: both exceed the limit",
+    _XMAS_BOARD + "plan_moves__mutmut_50": _LEG_NEVER_ZERO,
+    _XMAS_BOARD + "plan_moves__mutmut_51": _LEG_NEVER_ZERO,
+    _XMAS_BOARD + "plan_moves__mutmut_77":
+        "ties (as many goals, as few steps) go to the later tour: either is a best walk by the "
+        "contract; which one a bot takes is a tie-break, not a rule",
+    _XMAS_BOARD + "plan_moves__mutmut_88":
+        "dist_start for dist_goal[start] when the start is a goal: the same start and limit, "
+        "the same distances",
     _XMAS_STATE + "winner__mutmut_8": "first >= second: equal scores returned None just before",
     _XMAS_STATE + "quest_cells__mutmut_2": "item_mask(board, ()) is 0, what the guard returns",
     _XMAS_STATE + "shuffle_decks__mutmut_6":
