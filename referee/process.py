@@ -94,6 +94,11 @@ class Answer(NamedTuple):
     wait_ms: float | None = None
 
 
+def _line_before(data, newline: int):
+    """What precedes the newline at index ``newline``, without a carriage return before it."""
+    return data[:newline - 1] if newline and data[newline - 1] == 13 else data[:newline]
+
+
 def _process_setup() -> None:
     """Once per harness process, before its first bot: bots may not read our memory,
     descriptors or environment through /proc; a guardian process ends them if we die."""
@@ -340,7 +345,7 @@ class BotProcess:
             if newline < 0:
                 newline = self._wait_for_newline(started + timeout_s, timeout_s, now)
             finished = _now()
-            raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
+            raw = _line_before(buffer, newline)
             del buffer[:newline + 1]
         if buffer or len(raw) > self.max_line_chars:
             self._refuse_extra_or_long(raw)
@@ -363,7 +368,7 @@ class BotProcess:
             return None                         # (the path that reads again tells what it was)
         end = len(chunk) - 1
         if end >= 0 and chunk.find(b"\n") == end:
-            return chunk[:end - 1] if end and chunk[end - 1] == 13 else chunk[:end]
+            return _line_before(chunk, end)
         self._buffer += chunk
         return None
 
