@@ -45,14 +45,20 @@ def mixed_states(count: int = 6):
 
 
 # -- the bitboards against naive models ------------------------------------------------
-def naive_push(cells: list[int], hand: int, positions: list[int], push: Push):
+def line_cells(push: Push) -> list[int]:
+    """The cells of the pushed line, in the direction its tiles move."""
     line, direction = push
     if direction in (LEFT, RIGHT):
         indices = [line * 7 + x for x in range(7)]
     else:
         indices = [y * 7 + line for y in range(7)]
     if direction in (LEFT, UP):
-        indices.reverse()                       # walk the line in the push direction
+        indices.reverse()
+    return indices
+
+
+def naive_push(cells: list[int], hand: int, positions: list[int], push: Push):
+    indices = line_cells(push)
     values = [cells[i] for i in indices]
     popped = values[-1]
     cells = cells[:]

@@ -16,8 +16,8 @@ from referee.games.xmas_rush.board import (CELL_BITS, CELL_MASK, DOWN, ITEM_SHIF
 from referee.games.xmas_rush.generation import league
 from referee.games.xmas_rush.rules import (PUSH_TABLE, PUSHES, Move, Push, XmasRushState,
                                            _moved_players, _push_tables, new_state)
-from tests.test_xmas_rush_rules import (code_of, corridor_state, mixed_states, naive_distances,
-                                        naive_push)
+from tests.test_xmas_rush_rules import (code_of, corridor_state, line_cells, mixed_states,
+                                        naive_distances, naive_push)
 
 SLOTS = XmasRushState.__slots__
 
@@ -26,18 +26,10 @@ def _fields(state: XmasRushState) -> tuple:
     return tuple(getattr(state, name) for name in SLOTS)
 
 
-def _line_cells(push: Push) -> list[int]:
-    """The cells of the pushed line, in the direction the tiles move."""
-    line, direction = push
-    cells = [line * 7 + x for x in range(7)] if direction in (LEFT, RIGHT) else \
-        [y * 7 + line for y in range(7)]
-    return cells[::-1] if direction in (LEFT, UP) else cells
-
-
 def test_the_push_table_is_built_from_each_lines_cells():
     built = _push_tables()
     for push in PUSHES:
-        cells = _line_cells(push)
+        cells = line_cells(push)
         mask = sum(CELL_MASK << (CELL_BITS * cell) for cell in cells)
         shift = CELL_BITS if push.direction in (LEFT, RIGHT) else CELL_BITS * 7
         forward = push.direction in (RIGHT, DOWN)        # tiles move towards higher bits

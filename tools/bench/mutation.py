@@ -45,6 +45,11 @@ _CACHE_BYPASSED = "the cache is never read: the same lines are built again (slow
 _NO_ITEM_ZERO = ("also records item code 0 (no item); only codes >= 1, from the item order, "
                  "are looked up")
 _XMAS = "referee.games.xmas_rush.codec.x_"
+_SAME_PARITY = "(code + 1) & 1 is (code - 1) & 1: the same parity"
+_TIE_RETURNED = "{} for >: equal {} returned None just before"
+_LEFT_STEP_EDGE = ("cell / SIZE for cell % SIZE before a LEFT step: they differ only on column 0, "
+                   "where the east bit then read (column 6 of the row above) is never set: "
+                   "connections() joins no tile past the board's edge")
 _TO_THE_END = ("max_plies 64 -> 65 by default: a game has at most 60 moves (64 squares, 4 taken "
                "at the start), so both play to the end")
 _OTHELLO = "referee.games.othello.rules.x_"
@@ -151,12 +156,12 @@ EQUIVALENT: dict[str, str] = {
         "ray & (first - 2) for (first - 1) on a ray towards higher bits: they differ only in bit 0, "
         "which such a ray (squares above its own, at least 1) never holds",
     "referee.games.othello.rules.xǁOthelloStateǁwinner__mutmut_8":
-        "black >= white: equal counts returned None just above",
+        _TIE_RETURNED.format("black >= white", "counts"),
     "referee.games.calculation.rules.xǁCalculationStateǁunseen_cards__mutmut_4":
         "rank 0 also listed: its count is always 0 (no card has rank 0), so none is added",
 }
 EQUIVALENT.update({
-    _XMAS + "_item_lines__mutmut_12": "(code + 1) & 1 is (code - 1) & 1: the same parity",
+    _XMAS + "_item_lines__mutmut_12": _SAME_PARITY,
     _XMAS + "_board_view__mutmut_2": _CACHE_BYPASSED,
     _XMAS + "_board_view__mutmut_23": "every row is scanned for items, not only rows that have one",
     _XMAS + "_board_view__mutmut_28": _NO_ITEM_ZERO,
@@ -193,14 +198,9 @@ EQUIVALENT.update({
     _XMAS_STATE + "_start_turn__mutmut_21": _REVEAL_NOTHING,
     _XMAS_STATE + "_reveal__mutmut_12":
         "count >= 0 for > 0: drawing 0 cards slices off nothing and adds nothing",
-    _XMAS_STATE + "_walk__mutmut_12":
-        "cell / SIZE for cell % SIZE before a LEFT step: they differ only on column 0, where the "
-        "east bit it then reads (column 6 of the row above) is never set: no tile joins past the "
-        "board's edge",
-    _XMAS_BOARD + "can_step__mutmut_14":
-        "cell / SIZE for cell % SIZE before a LEFT step: they differ only on column 0, where the "
-        "east bit then read (column 6 of the row above) is never set by connections()",
-    _XMAS_BOARD + "item_owner__mutmut_2": "(code + 1) & 1 is (code - 1) & 1: the same parity",
+    _XMAS_STATE + "_walk__mutmut_12": _LEFT_STEP_EDGE,
+    _XMAS_BOARD + "can_step__mutmut_14": _LEFT_STEP_EDGE,
+    _XMAS_BOARD + "item_owner__mutmut_2": _SAME_PARITY,
     _XMAS_BOARD + "item_mask__mutmut_5":
         "hits = 1: bit 0 is shifted out by hits >> 5, and gather(0) is 0 when nothing matched",
     _XMAS_BOARD + "item_mask__mutmut_14": "the guard: gather(0) is 0 too",
@@ -219,7 +219,7 @@ EQUIVALENT.update({
     _XMAS_BOARD + "plan_moves__mutmut_88":
         "dist_start for dist_goal[start] when the start is a goal: the same start and limit, "
         "the same distances",
-    _XMAS_STATE + "winner__mutmut_8": "first >= second: equal scores returned None just before",
+    _XMAS_STATE + "winner__mutmut_8": _TIE_RETURNED.format("first >= second", "scores"),
     _XMAS_STATE + "quest_cells__mutmut_2": "item_mask(board, ()) is 0, what the guard returns",
     _XMAS_STATE + "shuffle_decks__mutmut_6":
         "decks of equal length shuffled from seat 1's names instead of seat 0's: both decks "
