@@ -8,8 +8,8 @@ from typing import Any, Callable, Sequence
 
 from referee.api import (BotArenaError, Fault, FaultRecord, Game, InvalidAction, SeatTurn,
                          TimeControl, TurnOrder, TurnRecord)
-from referee.process import DEFAULT_MEMORY_MB, Answer, BotFault, BotProcess
-from referee.watchdog import GameWatchdog, WatchdogExpired, monitor
+from referee.harness.process import DEFAULT_MEMORY_MB, Answer, BotFault, BotProcess
+from referee.harness.watchdog import GameWatchdog, WatchdogExpired, monitor
 
 REPLAY_STDERR_CHARS = 2000      # stderr tail kept per turn and seat in a replay
 WATCHDOG_SLACK_S = 10.0         # a turn may take its budgets plus this before the game is cut off
@@ -133,8 +133,8 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
     Raises only BotStartError (a bot command that cannot start: a UsageError),
     another UsageError from the game, or KeyboardInterrupt; every bot process
     of the game is gone when it returns or raises. ``sandboxed``: each bot
-    under bubblewrap (see ``referee.sandbox``). ``line_buffered``: each bot's
-    stdout line-buffered, as on CodinGame (see ``referee.output_buffering``).
+    under bubblewrap (see ``referee.harness.sandbox``). ``line_buffered``: each bot's
+    stdout line-buffered, as on CodinGame (see ``referee.harness.output_buffering``).
     ``on_turns_done`` is called once the last answer is in (or the game failed), before
     the bots are given their moment to exit and are cleaned up: a runner may start the
     next game's bots meanwhile. ``on_bots_started`` is called once every bot has started and

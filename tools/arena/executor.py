@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Mapping, Protocol
 
 from referee.api import BotArenaError, UsageError
 from referee.match import MatchResult
-from referee.process import close_all
+from referee.harness.process import close_all
 
 if TYPE_CHECKING:
     from tools.arena.runner import Arena, GameJob

@@ -21,7 +21,7 @@ from typing import TYPE_CHECKING, Callable, Iterable, Sequence
 
 from referee.api import BotArenaError, Fault, Game, TimeControl, UsageError
 from referee.match import MatchResult, PlayerSpec, play_match
-from referee.process import BotStartError
+from referee.harness.process import BotStartError
 from tools.arena.botspec import command_of, for_game
 from tools.arena.results import RunIdentity
 # the jobs live in tools.arena.schedule (generated lazily); re-exported for the runner's callers

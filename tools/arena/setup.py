@@ -7,7 +7,7 @@ from typing import Any, Callable
 
 from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
-from referee.sandbox import check_available as check_sandbox
+from referee.harness.sandbox import check_available as check_sandbox
 
 
 def parse_option_pairs(texts: list[str]) -> dict[str, str]:

@@ -14,7 +14,7 @@ from typing import Callable, Iterator, Sequence
 from referee.api import UsageError
 from referee.match import MatchResult
 from referee.replay import to_replay, write_replay
-from referee.process import BotStartError
+from referee.harness.process import BotStartError
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress

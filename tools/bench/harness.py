@@ -28,7 +28,7 @@ import time
 
 from referee.api import Game, InvalidAction, TimeControl, TurnOrder
 from referee.match import PlayerSpec, latency_summary, play_match
-from referee.process import BotFault, BotProcess
+from referee.harness.process import BotFault, BotProcess
 
 ECHO = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.stdout.flush\n"
         "while True:\n l = r()\n if not l: break\n w(l); f()\n")
@@ -310,7 +310,7 @@ def run_soak(games: int, jobs: int) -> None:
     from tools.bench.match import slope
     from referee.games import load_game
     from tools.arena.botspec import resolve_bot
-    from referee.process import become_subreaper
+    from referee.harness.process import become_subreaper
     from tools.arena.runner import Arena, paired_jobs, run_jobs
     from tools.arena.executor import LocalExecutor
     become_subreaper()                                 # as botarena's command line does

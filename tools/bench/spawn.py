@@ -21,9 +21,9 @@ import subprocess
 import time
 from typing import Callable
 
-from referee import cgroup, process
-from referee.process import BotProcess
-from referee.sandbox import bwrap_program
+from referee.harness import cgroup, process
+from referee.harness.process import BotProcess
+from referee.harness.sandbox import bwrap_program
 
 _PR_SET_PDEATHSIG = 1
 _clock = time.perf_counter

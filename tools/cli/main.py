@@ -7,7 +7,7 @@ import signal
 import sys
 
 from referee.api import BotArenaError
-from referee.process import become_subreaper, close_all
+from referee.harness.process import become_subreaper, close_all
 
 COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
             "bundle", "bench")

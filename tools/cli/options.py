@@ -7,7 +7,7 @@ import os
 from pathlib import Path
 
 from referee.api import UsageError
-from referee.process import DEFAULT_MEMORY_MB
+from referee.harness.process import DEFAULT_MEMORY_MB
 from tools.arena.runner import usable_cores
 
 

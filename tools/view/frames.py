@@ -14,7 +14,7 @@ from types import ModuleType
 from typing import Any
 
 from referee.api import Game, InvalidAction, TimeControl, UsageError
-from referee.bot_stderr import StderrLog
+from referee.harness.bot_stderr import StderrLog
 from referee.games import load_game
 
 
