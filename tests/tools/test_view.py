@@ -19,7 +19,7 @@ from tools.view.frames import first_difference, page_data
 from tools.view.page import render_page
 
 SLACK = ("--first-turn-ms", "5000", "--turn-ms", "2000")   # no timeout of a loaded machine
-CHATTY = f"{sys.executable} {ROOT / 'tests' / 'hostile' / 'chatty.py'}"
+CHATTY = f"{sys.executable} {ROOT / 'tests' / 'fixtures' / 'hostile' / 'chatty.py'}"
 GAMES = {"xmas_rush": ["random --seed 1", "random --seed 2"], "othello": ["random --seed 1", "random --seed 2"],
          "tictactoe": ["random --seed 1", "random --seed 2"], "number_maze": ["random --seed 1"],
          "number_maze_duel": ["random --seed 1", "random --seed 2"], "calculation": ["random --seed 1"]}
