@@ -31,7 +31,7 @@ class ScriptedPlayer:
         self.closed = self.input_ended = False
         self._answer = answer
         self._pending: list[str] = []
-        self._lines: list[str] = []     # the rest of a multi-line answer
+        self._lines: list[Answer] = []  # the rest of a multi-line answer
 
     def send(self, lines: Sequence[str], timeout_s: float) -> float:
         if self.closed or self.input_ended:
@@ -44,13 +44,19 @@ class ScriptedPlayer:
             block, self._pending = self._pending, []
             self.inputs.append(block)
             given = self._answer(block)
-            if isinstance(given, Answer):
-                if given.latency_ms > timeout_s * 1000:
-                    raise BotFault(Fault.TIMEOUT, f"no answer within {timeout_s * 1000:.0f} ms")
-                return given
-            self._lines = str(given).split("\n")
-        line = self._lines.pop(0)
-        return Answer(line, (time.perf_counter() - started) * 1000, None, None)
+            if not isinstance(given, Answer):
+                given = Answer(given, -1.0, None, None)     # (-1: timed when read)
+            elif given.latency_ms > timeout_s * 1000:
+                raise BotFault(Fault.TIMEOUT, f"no answer within {timeout_s * 1000:.0f} ms")
+            # each line of a multi-line answer: the answer's latency; its CPU time and wait
+            # with the last line only (the loop adds the lines' readings up)
+            *first, last = given.line.split("\n")
+            self._lines = [given._replace(line=line, cpu_ms=None, wait_ms=None) for line in first]
+            self._lines.append(given._replace(line=last))
+        answer = self._lines.pop(0)
+        if answer.latency_ms < 0:
+            return answer._replace(latency_ms=(time.perf_counter() - started) * 1000)
+        return answer
 
     def take_stderr(self) -> str:
         text, self.stderr = self.stderr, ""
