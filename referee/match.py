@@ -262,15 +262,15 @@ class _Match:
         ask = self._ask if self.record else self._ask_unrecorded
         # optional, for referees that are other processes: their own time per step, and notes
         # per step (frames, summaries) kept in the replay
-        own_time = hasattr(referee, "step_slack_s")
+        timed: Any = referee if hasattr(referee, "step_slack_s") else None
         notes_of = getattr(referee, "step_notes", None) if self.record else None
         requests = next_requests()
         while requests:
             turn = referee.turn
-            watchdog.feed(slack_s + (referee.step_slack_s if own_time else 0.0)
+            watchdog.feed(slack_s + (timed.step_slack_s if timed is not None else 0.0)
                           + sum(request.budget_ms + request.grace_ms for request in requests) / 1000)
             turn_record = TurnRecord(turn=turn) if self.record else None
-            if notes_of is not None:
+            if turn_record is not None and notes_of is not None:
                 turn_record.notes = notes_of() or None
             replies = [ask(request, turn, turn_record) for request in requests]
             if turn_record is not None:
@@ -287,8 +287,9 @@ class _Match:
             if notes:
                 self.records.append(TurnRecord(turn=referee.turn, notes=notes))
 
-    def _ask(self, request: Request, turn: int, turn_record: TurnRecord) -> Reply:
+    def _ask(self, request: Request, turn: int, turn_record: TurnRecord | None) -> Reply:
         """One player asked, recorded for the replay: its input, answer, latency and stderr."""
+        assert turn_record is not None
         lines = request.lines
         seat_turn = SeatTurn(seat=request.seat, input=lines if type(lines) is list else list(lines),
                              output=None, latency_ms=None)
@@ -296,17 +297,19 @@ class _Match:
         reply = self._ask_unrecorded(request, turn, turn_record)
         if reply.fault is None:
             answer = self.last_answer
+            assert answer is not None
             seat_turn.output, seat_turn.latency_ms = "\n".join(reply.lines), round(answer.latency_ms, 3)
             seat_turn.cpu_ms = None if answer.cpu_ms is None else round(answer.cpu_ms, 1)
         seat_turn.stderr = self.players[request.seat].take_stderr()
         return reply
 
-    def _ask_unrecorded(self, request: Request, turn: int, turn_record: None) -> Reply:
+    def _ask_unrecorded(self, request: Request, turn: int, turn_record: TurnRecord | None) -> Reply:
         """One player asked (a match's games keep no replay): send, read, a fault recorded."""
         seat = request.seat
         player = self.players[seat]
         budget_ms = request.budget_ms
         timeout_s = (budget_ms + request.grace_ms) / 1000
+        lines: tuple[str, ...]
         try:
             started = player.send(request.lines, timeout_s)
             if request.answer_lines == 1:
@@ -355,9 +358,9 @@ class _Match:
             # (a first answer includes start-up, when every bot of the game starts at once)
             self.waits[seat] = wait_ms
         margin = budget_ms - latency_ms
-        margins = self.margins
-        if margins[seat] is None or margin < margins[seat]:
-            margins[seat] = margin
+        smallest = self.margins[seat]
+        if smallest is None or margin < smallest:
+            self.margins[seat] = margin
         self.answered[seat] = answered + 1
         if self.lag_from is None and all(self.answered):
             self.lag_from = time.perf_counter()     # start-up contention is over

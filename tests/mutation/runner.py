@@ -103,11 +103,7 @@ EQUIVALENT: dict[str, str] = {
         "it is replaced by the unseen cards",
     "referee.games.number_maze.codec.x_state_from_lines__mutmut_28": _TURN_BLOCK_ENDS,
     "referee.match.x_latency_summary__mutmut_21": _MIN_NEVER_BINDS,
-    # (_Match's _note_timing and warnings are _Game's, unchanged but for the class's name)
-    "referee.match.xǁ_Matchǁ_note_timing__mutmut_10":
-        "wait >= instead of > the longest so far: an equal wait stores the same value",
-    "referee.match.xǁ_Matchǁ_note_timing__mutmut_17":
-        "margin <= instead of < the smallest so far: an equal margin stores the same value",
+    # (_Match.warnings is _Game's, unchanged but for the class's name)
     "referee.match.xǁ_Matchǁwarnings__mutmut_18":
         "a lag of 1.0 instead of 0.0 ms before every bot answered: both are under the 10 ms "
         "threshold",
