@@ -49,7 +49,7 @@ def verify_replay(game: Game, replay: dict, options: dict) -> Difference | None:
     except _Disagree as disagree:
         return disagree.difference
     except Exception as error:          # the game's code failed on these answers
-        if replay["result"]["reason"].startswith("referee error"):
+        if "referee_error" in replay["result"]:
             return None                 # ...as it did when the game was played
         text = "".join(traceback.format_exception_only(error)).strip()
         return Difference(check.turn, None, "rules", "no error", f"the rules raised {text}")
