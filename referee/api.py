@@ -187,7 +187,8 @@ class Game:
     codec: Codec | None = None               # the module with the functions of Codec
     option_specs: tuple[OptionSpec, ...] = ()
 
-    def new_state(self, seed: int, options: dict[str, Any], players: int) -> State:
+    def new_state(self, seed: int, options: dict[str, Any]) -> State:
+        """The position a game starts from: the same for the same seed and options everywhere."""
         raise NotImplementedError
 
     # (a game without a codec overrides the four methods below)

@@ -65,7 +65,7 @@ class _Check:
         self.faults: list[FaultRecord | None] = [None] * self.count
         self.answered = [0] * self.count
         self.turn: int | None = None
-        self.state = game.new_state(replay["seed"], options, self.count)
+        self.state = game.new_state(replay["seed"], options)
 
     def run(self) -> None:
         state = self.state

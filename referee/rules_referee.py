@@ -35,7 +35,7 @@ class RulesReferee:
         self._asked: list[int] = []
 
     def start(self, seed: int, players: int) -> None:
-        self.state = self.game.new_state(seed, self.options, players)
+        self.state = self.game.new_state(seed, self.options)
         self.turn = self.state.turn
         self._asked = [0] * players
         self._turn_lines = _codec_function(self.game, "turn_lines")

@@ -103,7 +103,7 @@ def check_game(game: Game, seeds: Sequence[int] = (1, 2, 3)) -> None:
         again = random_playout(game, seed, low, options)
         _require(list(final.scores()) == list(again.scores()),
                  f"{name} seed {seed}: the same seed and actions gave other scores")
-    _check_clone(game, seeds[0], low, options)
+    _check_clone(game, seeds[0], options)
 
 
 def _check_codec(game: Game, name: str) -> None:
@@ -125,7 +125,7 @@ def random_playout(game: Game, seed: int, players: int, options: dict | None = N
     """Random legal actions from ``seed``'s position to the end, checking every step; the
     final state."""
     name, rng = game.name, random.Random(seed)
-    state = game.new_state(seed, game.parse_options({}) if options is None else options, players)
+    state = game.new_state(seed, game.parse_options({}) if options is None else options)
     for _ in range(_MAX_STEPS):
         if state.is_over():
             break
@@ -156,8 +156,8 @@ def _random_action(game: Game, state: State, seat: int, rng: random.Random):
     return action
 
 
-def _check_clone(game: Game, seed: int, players: int, options: dict) -> None:
-    state = game.new_state(seed, options, players)
+def _check_clone(game: Game, seed: int, options: dict) -> None:
+    state = game.new_state(seed, options)
     before = [game.turn_lines(state, seat) for seat in state.acting_seats()]
     copy = state.clone()
     copy.apply([copy.legal_actions(seat)[0] for seat in copy.acting_seats()])

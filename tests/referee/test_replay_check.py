@@ -13,8 +13,8 @@ from referee.testing import ScriptedPlayer
 class _FailsAtTurn3(TicTacToe):
     """tictactoe whose rules raise when the move of turn 3 is applied."""
 
-    def new_state(self, seed, options, players):
-        state = super().new_state(seed, options, players)
+    def new_state(self, seed, options):
+        state = super().new_state(seed, options)
         def apply(self, actions):
             if self.turn == 3:
                 raise ValueError("rules bug at turn 3")

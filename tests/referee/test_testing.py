@@ -47,13 +47,13 @@ _unseeded = itertools.count()
 
 
 class _Unseeded(NumberMaze):
-    def new_state(self, seed, options, players):
-        return super().new_state(next(_unseeded), options, players)
+    def new_state(self, seed, options):
+        return super().new_state(next(_unseeded), options)
 
 
 class _SharedClone(TicTacToe):
-    def new_state(self, seed, options, players):
-        state = super().new_state(seed, options, players)
+    def new_state(self, seed, options):
+        state = super().new_state(seed, options)
         state.__class__ = type("Shared", (type(state),), {"__slots__": (), "clone": lambda self: self})
         return state
 

@@ -25,7 +25,7 @@ def test_every_game_conforms(name):
 @pytest.mark.parametrize("name", game_names())
 def test_clone_is_independent(name):
     game = load_game(name)
-    state = game.new_state(7, game.parse_options({}), game.seats[0])
+    state = game.new_state(7, game.parse_options({}))
     before = [game.turn_lines(state, seat) for seat in state.acting_seats()]
     copy = state.clone()
     copy.apply([copy.legal_actions(seat)[0] for seat in copy.acting_seats()])
@@ -45,7 +45,7 @@ def test_tictactoe_rules():
 
 def test_tictactoe_protocol():
     game = load_game("tictactoe")
-    state = game.new_state(0, {}, 2)
+    state = game.new_state(0, {})
     lines = game.turn_lines(state, 0)
     assert lines[0] == "-1 -1" and lines[1] == "9" and lines[2:5] == ["0 0", "0 1", "0 2"]
     state.apply([game.parse_action(state, 0, "1 1")])
@@ -66,7 +66,7 @@ def test_maze_walls_and_moves():
 def test_number_maze_protocol_round_trip():
     game = load_game("number_maze")
     options = game.parse_options({"height": "5", "width": "6", "turns": "9"})
-    state = game.new_state(11, options, 1)
+    state = game.new_state(11, options)
     init, turn = game.init_lines(state, 0), game.turn_lines(state, 0)
     assert init == ["5 6 9"] and len(turn) == 2 + 5 and all(len(row) == 6 for row in turn[2:])
     row, col = map(int, turn[1].split())
@@ -83,7 +83,7 @@ def test_number_maze_protocol_round_trip():
 
 def test_number_maze_duel_is_mirrored_and_shares_points():
     game = load_game("number_maze_duel")
-    state = game.new_state(5, game.parse_options({}), 2)
+    state = game.new_state(5, game.parse_options({}))
     width = state.grid.width
     for cell, value in enumerate(state.points):
         row, col = divmod(cell, width)
@@ -104,7 +104,7 @@ def test_number_maze_duel_is_mirrored_and_shares_points():
 
 def test_number_maze_duel_both_collect_a_shared_cell():
     game = load_game("number_maze_duel")
-    state = game.new_state(5, {"height": 3, "width": 3, "turns": 5}, 2)
+    state = game.new_state(5, {"height": 3, "width": 3, "turns": 5})
     state.points[1] = 7                                # row 0 col 1, between the two top corners
     state.cells = [0, 2]
     state.apply([1, 3])                                # both step onto cell 1
