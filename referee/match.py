@@ -15,6 +15,7 @@ from referee.api import (Answer, BotArenaError, BotFault, Ending, Fault, FaultRe
                          MatchCancelled, Player, Referee, RefereeError, Reply, Request, SeatTurn,
                          TimeControl, TurnRecord)
 from referee.harness.process import DEFAULT_MEMORY_MB, BotProcess
+from referee.player_log import log, logged
 from referee.rules_referee import RulesReferee
 from referee.harness.watchdog import GameWatchdog, WatchdogExpired, monitor
 
@@ -254,6 +255,7 @@ class _Match:
         self.started = True
         for entry in entries:
             self.players.append(starter.start(entry))
+        self.players[:] = logged(self.players)  # (botarena play -v; as they are otherwise)
         if on_bots_started is not None:
             watchdog.feed(float("inf"))         # waiting for a turn to play is not a stuck turn
             on_bots_started()
@@ -344,6 +346,7 @@ class _Match:
             if following is not None:
                 detail += (f"; the next line it printed was {following}: if the refused line "
                            "was debug output, print that to stderr, only the answer to stdout")
+            log.debug("seat%d !! %s: %s", seat, Fault.BAD_OUTPUT.value, detail)
             if self.faults[seat] is None:
                 self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, turn, detail)
 
