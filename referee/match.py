@@ -8,16 +8,22 @@ from __future__ import annotations
 
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from referee.api import (Answer, BotArenaError, BotFault, Ending, Fault, FaultRecord, Game,
+from referee.api import (Answer, BotArenaError, BotFault, Fault, FaultRecord, Game,
                          MatchCancelled, Player, Referee, RefereeError, Reply, Request, SeatTurn,
                          TimeControl, TurnRecord)
 from referee.harness.process import DEFAULT_MEMORY_MB, BotProcess
-from referee.player_log import log, logged
-from referee.rules_referee import RulesReferee
 from referee.harness.watchdog import GameWatchdog, WatchdogExpired, monitor
+from referee.player_log import log, logged
+from referee.result import (MatchResult, PlayerResult, _pdata_values, latency_summary, rank_seats,
+                            settle)
+from referee.rules_referee import RulesReferee
+
+# (the result's names are importable from here too, where the loop's callers look for them)
+__all__ = ["MatchResult", "PlayerResult", "PlayerSpec", "REPLAY_STDERR_CHARS", "WATCHDOG_SLACK_S",
+           "_pdata_values", "latency_summary", "play_match", "rank_seats", "settle"]
 
 REPLAY_STDERR_CHARS = 2000      # stderr tail kept per turn and seat in a replay
 WATCHDOG_SLACK_S = 10.0         # a turn may take its budgets plus this before the game is cut off
@@ -30,109 +36,6 @@ class PlayerSpec:
     name: str
     argv: tuple[str, ...]
     env: dict[str, str] | None = None
-
-
-@dataclass
-class PlayerResult:
-    bot: str
-    score: float
-    rank: int
-    fault: FaultRecord | None
-    latencies_ms: list[float]
-    cpu_ms: list[float]
-    pdata: dict[str, str]
-    stderr_bytes: int
-    margin_ms: float | None = None      # smallest (budget - latency) over its turns; < 0: used grace
-    max_wait_ms: float = 0.0            # longest wait for a CPU in one turn (machine overload)
-    waits_ms: list[float | None] = field(default_factory=list)   # per answer, like latencies_ms
-
-    def latency_summary(self) -> dict[str, float]:
-        return latency_summary(self.latencies_ms)
-
-    def to_json(self) -> dict:
-        return {"bot": self.bot, "score": self.score, "rank": self.rank,
-                "fault": self.fault.to_json() if self.fault else None,
-                "latency_ms": self.latency_summary(),
-                "cpu_ms": latency_summary(self.cpu_ms),
-                "margin_ms": None if self.margin_ms is None else round(self.margin_ms, 3),
-                "pdata": _pdata_values(self.pdata), "stderr_bytes": self.stderr_bytes}
-
-
-@dataclass
-class MatchResult:
-    game: str
-    seed: int
-    options: dict[str, Any]
-    turns: int
-    reason: str
-    winner: int | None
-    players: list[PlayerResult]
-    records: list[TurnRecord] = field(default_factory=list)
-    wall_s: float = 0.0
-    referee_error: str | None = None    # set when the referee failed: the game has no result
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def ending(self) -> Ending:
-        if self.referee_error is not None:
-            return Ending.REFEREE_ERROR
-        return Ending.FAULT if any(player.fault for player in self.players) else Ending.RULES
-
-    def to_json(self) -> dict:
-        data = {"game": self.game, "seed": self.seed, "options": self.options,
-                "turns": self.turns, "reason": self.reason, "winner": self.winner,
-                "players": [player.to_json() for player in self.players]}
-        if self.referee_error is not None:
-            data["referee_error"] = self.referee_error
-        if self.warnings:
-            data["warnings"] = self.warnings
-        return data
-
-
-def latency_summary(values: list[float]) -> dict[str, float]:
-    if not values:
-        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
-    ordered = sorted(values)
-    def pick(q: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
-    return {"p50": pick(0.5), "p99": pick(0.99), "max": round(ordered[-1], 3)}
-
-
-def _pdata_values(pdata: dict[str, str]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for key, text in pdata.items():
-        try:
-            values[key] = int(text)
-        except ValueError:
-            try:
-                values[key] = float(text)
-            except ValueError:
-                values[key] = text
-    return values
-
-
-def rank_seats(scores: Sequence[float], faulted: Sequence[bool]) -> list[int]:
-    """Rank 0 is best; equal keys share a rank; a faulted seat ranks below every other."""
-    keys = [(bool(faulted[seat]), -scores[seat]) for seat in range(len(scores))]
-    return [sum(1 for other in keys if other < key) for key in keys]
-
-
-def settle(scores: Sequence[float], faults: Sequence[FaultRecord | None],
-           end_reason: Callable[[], str],
-           ranks: Sequence[int] | None = None) -> tuple[list[int], str, int | None]:
-    """Ranks (``ranks`` if the referee gave them), end reason and winner (None: a draw, or one
-    player) of a game that ended."""
-    if ranks is None:
-        ranks = rank_seats(scores, [fault is not None for fault in faults])
-    else:
-        ranks = list(ranks)
-    if any(faults):
-        reason = "fault: " + ", ".join(f"seat {seat} {fault.kind.value}"
-                                      for seat, fault in enumerate(faults) if fault)
-    else:
-        reason = end_reason()
-    winner = ranks.index(0) if len(scores) > 1 and ranks.count(0) == 1 else None
-    return ranks, reason, winner
 
 
 def play_match(game: Game | Any, players: Sequence[PlayerSpec | Player], *, seed: int,
@@ -239,9 +142,7 @@ class _Match:
         self.answered = [0] * count
         self.records: list[TurnRecord] = []
         self.players: list[Player] = []
-        self.started = False
-        self.referee_error: str | None = None
-        self.error_reason = ""
+        self.failure: tuple[str, str] | None = None    # the referee's: (reason, detail)
         self.started_at = time.perf_counter()
         self.lag_from: float | None = None
         self.last_answer: Answer | None = None  # the answer _ask_unrecorded read last
@@ -252,7 +153,6 @@ class _Match:
         referee = self.referee
         watchdog.feed(slack_s + self.clock.first_turn_ms / 1000)
         referee.start(self.seed, self.count)
-        self.started = True
         for entry in entries:
             self.players.append(starter.start(entry))
         self.players[:] = logged(self.players)  # (botarena play -v; as they are otherwise)
@@ -369,8 +269,7 @@ class _Match:
             self.lag_from = time.perf_counter()     # start-up contention is over
 
     def referee_failed(self, reason: str, detail: str) -> None:
-        self.error_reason = "referee error: " + reason
-        self.referee_error = detail or reason
+        self.failure = ("referee error: " + reason, detail or reason)
 
     def close_players(self) -> None:
         """Every player's input ended first, so they exit together, then each closed."""
@@ -396,8 +295,10 @@ class _Match:
 
     def result(self) -> MatchResult:
         count, players = self.count, self.players
-        if self.referee_error is not None:
-            scores, reason, ranks, winner = [0.0] * count, self.error_reason, [0] * count, None
+        referee_error = None
+        if self.failure is not None:
+            reason, referee_error = self.failure
+            scores, ranks, winner = [0.0] * count, [0] * count, None
             turns = self.referee.turn
         else:
             outcome = self.referee.outcome()
@@ -417,4 +318,4 @@ class _Match:
         return MatchResult(game=self.name, seed=self.seed, options=self.options,
                            turns=turns, reason=reason, winner=winner, players=results,
                            records=self.records, wall_s=time.perf_counter() - self.started_at,
-                           referee_error=self.referee_error, warnings=self.warnings())
+                           referee_error=referee_error, warnings=self.warnings())

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.api import Fault, FaultRecord, Game, InvalidAction, TurnOrder
-from referee.match import settle
+from referee.result import settle
 
 @dataclass(frozen=True)
 class Difference:

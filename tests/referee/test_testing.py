@@ -11,7 +11,8 @@ import pytest
 from referee.api import Answer, BotFault, Fault
 from referee.games import load_game
 from referee.games.number_maze import NumberMaze
-from referee.games.tictactoe import TicTacToe, codec as tictactoe_codec
+from referee.games.tictactoe import TicTacToe
+from referee.games.tictactoe import codec as tictactoe_codec
 from referee.testing import ScriptedPlayer, check_game
 
 
