@@ -185,6 +185,7 @@ class _Game:
         self.margins: list[float | None] = [None] * count
         self.waits: list[float] = [0.0] * count
         self.wait_lists: list[list[float | None]] = [[] for _ in range(count)]
+        self.late: list[tuple[int, int, float, float]] = []    # (seat, turn, latency, deadline)
         self.answered = [0] * count
         self.records: list[TurnRecord] = []
         self.bots: list[BotProcess] = []
@@ -289,6 +290,9 @@ class _Game:
             # (a first answer includes start-up, when every bot of the game starts at once)
             self.waits[seat] = wait_ms
         margin = budget_ms - latency_ms
+        if margin < -self.clock.grace_ms:
+            # found past the deadline: only a harness that woke late can (see read_line)
+            self.late.append((seat, self.turn, latency_ms, budget_ms + self.clock.grace_ms))
         margins = self.margins
         if margins[seat] is None or margin < margins[seat]:
             margins[seat] = margin
@@ -315,11 +319,25 @@ class _Game:
             if wait >= threshold_ms:
                 found.append(f"seat {seat} waited up to {wait:.0f} ms in one turn for a free CPU: "
                              "the machine is overloaded (run fewer jobs at once)")
+        found.extend(self._late_warnings())
         lag = 0.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from)
         if lag >= max(10.0, self.clock.grace_ms):
             found.append(f"the harness was delayed up to {lag:.0f} ms: the machine is overloaded, "
                          "timeouts may be spurious (run fewer jobs at once)")
         return found
+
+    def _late_warnings(self) -> list[str]:
+        """One line per seat with answers read past their deadline (the latest of them)."""
+        lines = []
+        for seat in sorted({seat for seat, _, _, _ in self.late}):
+            answers = [late for late in self.late if late[0] == seat]
+            _, turn, latency_ms, deadline_ms = max(answers, key=lambda late: late[2] - late[3])
+            more = f" (and {len(answers) - 1} more)" if len(answers) > 1 else ""
+            lines.append(f"seat {seat}'s answer at turn {turn} was read {latency_ms - deadline_ms:.1f} "
+                         f"ms past its {deadline_ms:.0f} ms deadline{more}: counted, because the "
+                         "harness itself was late to look (it may have come in time): the machine "
+                         "is overloaded (run fewer jobs at once)")
+        return lines
 
     def result(self) -> MatchResult:
         count = len(self.players)

@@ -339,13 +339,14 @@ class BotProcess:
                 # line; anything else (stderr, an exit, part of a line...) takes the path below
                 now = None                      # (the clock moves on while waiting)
                 if self._poll_out.poll(int(remaining_ms)) == self._only_stdout_ready:
+                    finished = _now()           # found: the read's own time is not the bot's
                     raw = self._whole_line_read()
-                    finished = _now()
         if raw is None:
             newline = buffer.find(b"\n")
             if newline < 0:
-                newline = self._wait_for_newline(started + timeout_s, timeout_s, now)
-            finished = _now()
+                newline, finished = self._wait_for_newline(started + timeout_s, timeout_s, now)
+            else:
+                finished = _now()
             raw = _line_before(buffer, newline)
             del buffer[:newline + 1]
         if buffer or len(raw) > self.max_line_chars:
@@ -374,12 +375,14 @@ class BotProcess:
         return None
 
     def _wait_for_newline(self, deadline: float, timeout_s: float,
-                          now: float | None = None) -> int:
-        """Poll stdout (and stderr, and the bot's exit) until a newline; its index in the buffer.
+                          now: float | None = None) -> tuple[int, float]:
+        """Poll stdout (and stderr, and the bot's exit) until a newline: its index in the buffer,
+        and the clock when the wait that found it ended.
 
         No wait ends past the deadline (poll's whole milliseconds are rounded down, the last
         fraction waited in select to the microsecond): an answer that arrives after it is
-        late, while one already there when an overloaded harness wakes up late still counts.
+        late, while one already there when an overloaded harness wakes up late still counts
+        (its latency then passes the deadline, and the game's result says so).
         ``now``: the clock as the caller just read it, for the first wait.
         """
         buffer, stdout_fd = self._buffer, self._stdout_fd
@@ -394,6 +397,7 @@ class BotProcess:
                     raise BotFault(Fault.CRASH, self._memory_detail())
                 raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s))
             events = self._wait(remaining)
+            found_at = _now()
             old_length = len(buffer)
             ended = exited = False
             for fd, _ in events:
@@ -405,14 +409,14 @@ class BotProcess:
                     exited = True                   # the pidfd
             newline = buffer.find(b"\n", old_length)
             if newline >= 0:
-                return newline
+                return newline, found_at
             if ended:
                 raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
             if exited and self._fill_once() <= 0 and self._proc.poll() is not None:
                 # the bot exited; its children may still hold stdout open
                 newline = buffer.find(b"\n", old_length)
                 if newline >= 0:
-                    return newline
+                    return newline, found_at
                 raise BotFault(Fault.CRASH, self._exit_detail("exited"))
 
     def _wait(self, remaining_s: float) -> list[tuple[int, int]]:
