@@ -139,6 +139,7 @@ class _Match:
         self.margins: list[float | None] = [None] * count
         self.waits: list[float] = [0.0] * count
         self.wait_lists: list[list[float | None]] = [[] for _ in range(count)]
+        self.late: list[tuple[int, int, float, float]] = []    # (seat, turn, latency, deadline)
         self.answered = [0] * count
         self.records: list[TurnRecord] = []
         self.players: list[Player] = []
@@ -223,7 +224,7 @@ class _Match:
             if self.faults[seat] is None:       # a seat asked again after a fault keeps its first
                 self.faults[seat] = FaultRecord(fault.kind, turn, fault.detail)
             return Reply(seat, (), None, fault.kind)
-        self._note_timing(seat, answer, budget_ms)
+        self._note_timing(seat, answer, budget_ms, request.grace_ms)
         return Reply(seat, lines, answer.latency_ms)
 
     def _read_lines(self, player: Player, count: int, started: float,
@@ -250,7 +251,7 @@ class _Match:
             if self.faults[seat] is None:
                 self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, turn, detail)
 
-    def _note_timing(self, seat: int, answer: Answer, budget_ms: int) -> None:
+    def _note_timing(self, seat: int, answer: Answer, budget_ms: int, grace_ms: int) -> None:
         latency_ms, wait_ms = answer.latency_ms, answer.wait_ms
         self.latencies[seat].append(latency_ms)
         self.wait_lists[seat].append(wait_ms)
@@ -261,6 +262,9 @@ class _Match:
             # (a first answer includes start-up, when every bot of the game starts at once)
             self.waits[seat] = wait_ms
         margin = budget_ms - latency_ms
+        if margin < -grace_ms:
+            # found past the deadline: only a harness that woke late can (see read_line)
+            self.late.append((seat, self.turn, latency_ms, budget_ms + grace_ms))
         smallest = self.margins[seat]
         if smallest is None or margin < smallest:
             self.margins[seat] = margin
@@ -287,11 +291,25 @@ class _Match:
             if wait >= threshold_ms:
                 found.append(f"seat {seat} waited up to {wait:.0f} ms in one turn for a free CPU: "
                              "the machine is overloaded (run fewer jobs at once)")
+        found.extend(self._late_warnings())
         lag = 0.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from)
         if lag >= max(10.0, self.clock.grace_ms):
             found.append(f"the harness was delayed up to {lag:.0f} ms: the machine is overloaded, "
                          "timeouts may be spurious (run fewer jobs at once)")
         return found
+
+    def _late_warnings(self) -> list[str]:
+        """One line per seat with answers read past their deadline (the latest of them)."""
+        lines = []
+        for seat in sorted({seat for seat, _, _, _ in self.late}):
+            answers = [late for late in self.late if late[0] == seat]
+            _, turn, latency_ms, deadline_ms = max(answers, key=lambda late: late[2] - late[3])
+            more = f" (and {len(answers) - 1} more)" if len(answers) > 1 else ""
+            lines.append(f"seat {seat}'s answer at turn {turn} was read {latency_ms - deadline_ms:.1f} "
+                         f"ms past its {deadline_ms:.0f} ms deadline{more}: counted, because the "
+                         "harness itself was late to look (it may have come in time): the machine "
+                         "is overloaded (run fewer jobs at once)")
+        return lines
 
     def result(self) -> MatchResult:
         count, players = self.count, self.players

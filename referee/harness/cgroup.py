@@ -6,22 +6,28 @@ environment search), and writing ``cgroup.kill`` ends them all at once. The
 cgroups of a run live in ``<own cgroup>/botarena.<pid>/bot.<n>``; the run folder
 is removed at exit (by :mod:`referee.harness.guardian` if this process is killed).
 
-The bot is moved into its cgroup right after it is started (``subprocess`` has no
-way to start it there), by a thread of its own (:class:`CgroupMove`), so that the game
-does not wait for the kernel's grace period while the bot starts up anyway. A bot that forks before the move (a native program within
-microseconds; any bot when the harness's thread waits for a CPU under load) leaves
-that child, and all it forks later, in our own cgroup: the move then finds the
-processes started since the bot (pids after its own, up to the kernel's last pid)
-that carry its marker or are its children, moves them in too, and marks the cgroup
-``early`` so that the end of the game also runs the process-group and marker search
-of :mod:`referee.harness.process_tree` (for what they forked meanwhile). Not caught: a child
-that double-forked and exec'd with an empty environment before the move. Where no cgroup can be
-created (no cgroup2 mount, no permission, not Linux), or ``BOTARENA_NO_CGROUP`` is
-set in the environment, :func:`bot_cgroup` returns None once and for all, and those
-searches are the only means. (Moving a process between cgroups waits for an RCU
-grace period in the kernel: ~3 ms on an idle 2-core VM, up to ~20 ms under heavy
-load, against the ~2-20 ms the /proc search costs at the end; ``botarena bench
-spawn`` prints both.)
+The bot's cgroup is made before the bot starts (:func:`new_bot_cgroup`), and the bot
+enters it before its first instruction: :mod:`referee.harness.spawn` starts it through
+a shell that writes its own pid into the cgroup and then execs the bot, so there is no
+moment when the bot, or anything it forks, runs outside. That write moves a process
+between cgroups, which makes the kernel wait for an RCU grace period when no move
+happened in the last few milliseconds (~3-8 ms on an idle 2-core VM, 10-30 ms under
+load): the bot's start-up waits for it, the harness does not (``botarena bench spawn``
+prints it, and how often a match pays it).
+
+The older way, kept for the programs the shell cannot start exactly as ``exec`` does
+(see ``spawn``) and for the benchmark: the bot is moved in after it started, by a
+thread of its own (:class:`CgroupMove`). A bot that forks before the move leaves that
+child, and all it forks later, in our own cgroup: the move then finds the processes
+started since the bot (pids after its own, up to the kernel's last pid) that carry its
+marker or are its children, moves them in too, and marks the cgroup ``early`` so that
+the end of the game also runs the process-group and marker search of
+:mod:`referee.harness.process_tree`. Not caught there: a child that double-forked and
+exec'd with an empty environment before the move.
+
+Where no cgroup can be created (no cgroup2 mount, no permission, not Linux), or
+``BOTARENA_NO_CGROUP`` is set in the environment, :func:`run_folder` returns None once
+and for all, and those searches are the only means.
 """
 from __future__ import annotations
 
@@ -74,7 +80,8 @@ def run_folder() -> str | None:
             parent = f"{mount}{own.rstrip('/')}" if mount and own else None
             folder = f"{parent}/botarena.{os.getpid()}" if parent else None
             try:
-                if parent is None or not os.path.exists(f"{parent}/cgroup.procs"):
+                if parent is None or not os.access(f"{parent}/cgroup.procs", os.W_OK):
+                    # (a bot moves itself out of our cgroup: that needs its cgroup.procs)
                     raise FileNotFoundError(folder)
                 _remove_stale_folders(parent)
                 os.mkdir(folder)
@@ -109,6 +116,11 @@ class BotCgroup:
     def __init__(self, path: str, early: bool = False):
         self.path = path
         self.early = early
+
+    @property
+    def procs(self) -> str:
+        """The file a pid is written to, to move that process in."""
+        return f"{self.path}/cgroup.procs"
 
     def pids(self) -> list[int]:
         try:
@@ -171,10 +183,8 @@ class BotCgroup:
             self.wait_empty()
 
 
-def bot_cgroup(pid: int, marker: bytes = b"") -> BotCgroup | None:
-    """Move ``pid`` into a new cgroup of its own, with what it started before the move (found
-    by ``marker``, the ``NAME=value`` its environment carries); None where cgroups cannot be
-    used here."""
+def new_bot_cgroup() -> BotCgroup | None:
+    """A new, empty cgroup for one bot; None where cgroups cannot be used here."""
     global _serial
     folder = run_folder()
     if folder is None:
@@ -187,12 +197,22 @@ def bot_cgroup(pid: int, marker: bytes = b"") -> BotCgroup | None:
     except OSError:
         _unavailable_now()
         return None
+    return BotCgroup(path)
+
+
+def bot_cgroup(pid: int, marker: bytes = b"", into: BotCgroup | None = None) -> BotCgroup | None:
+    """Move ``pid``, already running, into ``into`` (default: a new cgroup), with what it started
+    before the move (found by ``marker``, the ``NAME=value`` its environment carries); None
+    where cgroups cannot be used here."""
+    group = into or new_bot_cgroup()
+    if group is None:
+        return None
     try:
-        with open(f"{path}/cgroup.procs", "w") as handle:
+        with open(group.procs, "w") as handle:
             handle.write(str(pid))
     except OSError as error:
         try:
-            os.rmdir(path)
+            os.rmdir(group.path)
         except OSError:
             pass
         if error.errno != errno.ESRCH:          # not "the bot already exited": no permission
@@ -200,26 +220,25 @@ def bot_cgroup(pid: int, marker: bytes = b"") -> BotCgroup | None:
         return None
     early = _started_before_the_move(pid, marker)
     for child in early:
-        _move(path, child)
-    return BotCgroup(path, early=bool(early))
+        _move(group.path, child)
+    group.early = bool(early)
+    return group
 
 
 class CgroupMove:
-    """:func:`bot_cgroup` in a thread of its own. The kernel makes the first move after a
-    quiet spell wait for an RCU grace period (8-28 ms measured on an idle 2-core VM; the moves
-    right after it take ~0.2 ms): the game's thread goes on starting the other bots and
-    writing their first input meanwhile, and the bot starts up (~17 ms for Python) while it
-    is moved. :meth:`result` waits for the move."""
+    """:func:`bot_cgroup` in a thread of its own, for a bot already running (the older way, see
+    the module's docstring): the game's thread goes on while the kernel's grace period passes.
+    :meth:`result` waits for the move."""
 
-    def __init__(self, pid: int, marker: bytes = b""):
+    def __init__(self, pid: int, marker: bytes = b"", into: BotCgroup | None = None):
         self._cgroup: BotCgroup | None = None
-        self._thread = threading.Thread(target=self._move, args=(pid, marker), daemon=True,
+        self._thread = threading.Thread(target=self._move, args=(pid, marker, into), daemon=True,
                                         name=f"botarena-cgroup-{pid}")
         self._thread.start()
 
-    def _move(self, pid: int, marker: bytes) -> None:
+    def _move(self, pid: int, marker: bytes, into: BotCgroup | None) -> None:
         try:
-            self._cgroup = bot_cgroup(pid, marker)
+            self._cgroup = bot_cgroup(pid, marker, into)
         except Exception:                   # never lost: the bot then ends by the tree search
             self._cgroup = None
 

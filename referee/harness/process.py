@@ -1,9 +1,9 @@
 """The only code that starts and talks to a bot process.
 
-A bot runs from an argv list (never a shell) in a process group of its own (not
-a session of its own: with the scheduler's autogroups on, a new session makes
-every pipe round trip ~8 us slower, see tools/bench_harness.py), with a marker
-in its environment that its children inherit (see ``process_tree``). The
+A bot runs from an argv list (never through a shell's parsing) in a session of
+its own, with no controlling terminal, and, where one can be made, in a cgroup
+of its own from its first instruction (see ``spawn``), with a marker in its
+environment that its children inherit (see ``process_tree``). The
 harness writes a turn's input lines, then reads one answer line against a
 deadline that starts when the input was flushed and stops at the answer's
 newline. stdout, stderr and a pidfd of the bot (it exited) are polled together
@@ -11,9 +11,8 @@ by the calling thread, with no thread per bot: stderr is read as it comes while
 the bot answers, into a 1 MB pipe, so a bot that floods it does not block and is
 not slowed; what it writes between its turns waits in the pipe.
 ``close()`` ends the whole process tree (also children that called ``setsid``
-or double-forked) and is idempotent: each bot runs in a cgroup of its own where
-one can be created (``referee.harness.cgroup``: ``cgroup.kill`` ends even children that
-left its group and environment), and a guardian process (``referee.harness.guardian``)
+or double-forked) and is idempotent: ``cgroup.kill`` ends even children that left
+its group and environment (``referee.harness.cgroup``), and a guardian process (``referee.harness.guardian``)
 ends every bot if the harness itself dies, even by SIGKILL. The harness makes
 itself non-dumpable, so bots cannot read its memory, descriptors or environment
 through ``/proc``; bots inherit no descriptor but their own three pipe ends.
@@ -48,7 +47,7 @@ from referee.harness.output_buffering import line_buffering_variables, unflushed
 from referee.harness.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
                                   reap, resident_bytes, set_not_dumpable, signal_group,
                                   start_ticks)
-from referee.harness.spawn import BotStartError, start_bot
+from referee.harness.spawn import BotStartError, StartedBot, start_bot
 from referee.harness.watchdog import monitor
 
 MAX_LINE_CHARS = 4096           # longest answer line accepted (a game may set less)
@@ -71,6 +70,7 @@ _live_lock = threading.RLock()   # games in several threads start bots while clo
 _serial = itertools.count(1)
 _now = time.perf_counter
 _setup_done = False
+_ENTER_AT_START = True          # False: move bots into their cgroup after they start (benchmark)
 
 
 def _line_before(data, newline: int):
@@ -122,12 +122,12 @@ class BotProcess:
         self.line_buffered = line_buffered          # stdout as CodinGame runs bots: see output_buffering
         if line_buffered:
             environment.update(line_buffering_variables(environment))
-        started = start_bot(self.argv, self.name, cwd, environment, sandboxed)
+        started, self._cgroup_move = _start(self.argv, self.name, cwd, environment, sandboxed,
+                                            f"{MARKER_VARIABLE}={self.marker}".encode())
         self._proc, self._own_folder = started.process, started.own_folder
         self.pid = self._proc.pid               # bwrap's, for a sandboxed bot
         self.bot_pid = started.bot_pid or self.pid      # the bot's own process: CPU and memory
         guardian.watch(self.pid)                # its process group, killed if we die
-        self._cgroup_move = cgroup.CgroupMove(self.pid, f"{MARKER_VARIABLE}={self.marker}".encode())
         with _live_lock:
             _live.add(self)
         self._started_ticks = start_ticks(self.pid)
@@ -162,8 +162,9 @@ class BotProcess:
     # -- set-up ----------------------------------------------------------------
     @property
     def _cgroup(self) -> cgroup.BotCgroup | None:
-        """The bot's cgroup (None: none could be made), once its move is done."""
-        return self._cgroup_move.result()
+        """The bot's cgroup (None: none could be made), once it is in."""
+        move = self._cgroup_move
+        return move.result() if isinstance(move, cgroup.CgroupMove) else move
 
     def _limit_memory(self) -> None:
         limit = self.memory_mb * 1024 * 1024
@@ -317,13 +318,14 @@ class BotProcess:
                 # line; anything else (stderr, an exit, part of a line...) takes the path below
                 now = None                      # (the clock moves on while waiting)
                 if self._poll_out.poll(int(remaining_ms)) == self._only_stdout_ready:
+                    finished = _now()           # found: the read's own time is not the bot's
                     raw = self._whole_line_read()
-                    finished = _now()
         if raw is None:
             newline = buffer.find(b"\n")
             if newline < 0:
-                newline = self._wait_for_newline(started + timeout_s, timeout_s, now)
-            finished = _now()
+                newline, finished = self._wait_for_newline(started + timeout_s, timeout_s, now)
+            else:
+                finished = _now()
             raw = _line_before(buffer, newline)
             del buffer[:newline + 1]
         if buffer or len(raw) > self.max_line_chars:
@@ -352,12 +354,14 @@ class BotProcess:
         return None
 
     def _wait_for_newline(self, deadline: float, timeout_s: float,
-                          now: float | None = None) -> int:
-        """Poll stdout (and stderr, and the bot's exit) until a newline; its index in the buffer.
+                          now: float | None = None) -> tuple[int, float]:
+        """Poll stdout (and stderr, and the bot's exit) until a newline: its index in the buffer,
+        and the clock when the wait that found it ended.
 
         No wait ends past the deadline (poll's whole milliseconds are rounded down, the last
         fraction waited in select to the microsecond): an answer that arrives after it is
-        late, while one already there when an overloaded harness wakes up late still counts.
+        late, while one already there when an overloaded harness wakes up late still counts
+        (its latency then passes the deadline, and the game's result says so).
         ``now``: the clock as the caller just read it, for the first wait.
         """
         buffer, stdout_fd = self._buffer, self._stdout_fd
@@ -372,6 +376,7 @@ class BotProcess:
                     raise BotFault(Fault.CRASH, self._memory_detail())
                 raise BotFault(Fault.TIMEOUT, self._timeout_detail(timeout_s))
             events = self._wait(remaining)
+            found_at = _now()
             old_length = len(buffer)
             ended = exited = False
             for fd, _ in events:
@@ -383,14 +388,14 @@ class BotProcess:
                     exited = True                   # the pidfd
             newline = buffer.find(b"\n", old_length)
             if newline >= 0:
-                return newline
+                return newline, found_at
             if ended:
                 raise BotFault(Fault.CRASH, self._exit_detail("closed its stdout"))
             if exited and self._fill_once() <= 0 and self._proc.poll() is not None:
                 # the bot exited; its children may still hold stdout open
                 newline = buffer.find(b"\n", old_length)
                 if newline >= 0:
-                    return newline
+                    return newline, found_at
                 raise BotFault(Fault.CRASH, self._exit_detail("exited"))
 
     def _wait(self, remaining_s: float) -> list[tuple[int, int]]:
@@ -564,6 +569,25 @@ class BotProcess:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+
+def _start(argv: list[str], name: str, cwd: str | None, environment: dict[str, str],
+           sandboxed: bool, marker: bytes
+           ) -> tuple[StartedBot, cgroup.BotCgroup | cgroup.CgroupMove | None]:
+    """Start the bot inside a cgroup of its own where one can be made (see ``spawn``), or
+    moved in just after it started where it cannot be started inside (or ``_ENTER_AT_START``
+    is off: the benchmark's older way); the cgroup, or the move under way, or None."""
+    group = cgroup.new_bot_cgroup()
+    try:
+        started = start_bot(argv, name, cwd, environment, sandboxed,
+                            group.procs if group is not None and _ENTER_AT_START else None)
+    except BaseException:
+        if group is not None:
+            group.remove()
+        raise
+    if group is None or started.in_cgroup:
+        return started, group
+    return started, cgroup.CgroupMove(started.process.pid, marker, into=group)
 
 
 def _thread_alive(ident: int) -> bool:

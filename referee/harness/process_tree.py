@@ -1,7 +1,7 @@
 """Finding, killing and reaping every process a bot started, from ``/proc`` (stdlib only).
 
-A bot runs in a process group of its own (its pid is its group id) and carries
-a marker in its environment that its children inherit. Its processes are: its
+A bot runs in a session and a process group of its own (its pid is their id) and
+carries a marker in its environment that its children inherit. Its processes are: its
 descendants, the members of its group and of any session it created, and every
 process started since the bot that carries its marker, which catches children
 that called ``setsid`` and double-forked, wherever they were reparented. The

@@ -20,7 +20,7 @@ from referee.api import Fault
 from referee.harness.process import BotFault, BotProcess
 from tests.conftest import ROOT
 from tests.fixtures.hostile import HOSTILE, bot_processes_of, hostile_argv, wait_until_gone
-from tests.fixtures.hostile import ECHO
+from tests.fixtures.hostile import ECHO, escaper_command
 
 HANGS = f"{HOSTILE} hang_ignore_term 1"
 
@@ -81,7 +81,7 @@ def test_children_that_leave_the_group_and_environment_die_with_the_game():
     _require_cgroups()
     token = _token()
     done = subprocess.run([sys.executable, "-m", "tools.cli", "play", "tictactoe",
-                           f"{HOSTILE} escape 2 {token}", f"{HOSTILE} good", "--seed", "1"],
+                           escaper_command("play", token), f"{HOSTILE} good", "--seed", "1"],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     try:
         assert done.returncode == 0, done.stderr
@@ -98,8 +98,9 @@ def test_bots_and_their_escapes_die_when_the_harness_is_sigkilled(first_bot):
     if first_bot == "escape":
         _require_cgroups()
     token = _token()
-    cli = _start_cli("play", "tictactoe", f"{HOSTILE} {first_bot} 1 {token}",
-                     f"{HOSTILE} spin 1 {token}", "--first-turn-ms", "60000", "--seed", "1")
+    first = escaper_command("play", token) if first_bot == "escape" else f"{HOSTILE} good 1 {token}"
+    cli = _start_cli("play", "tictactoe", first, f"{HOSTILE} spin 1 {token}",
+                     "--first-turn-ms", "60000", "--seed", "1")
     try:
         expected = 4 if first_bot == "escape" else 2    # the bots, and the escapees
         assert _wait_for(lambda: len(_with_token(token)) >= expected or cli.poll() is not None), \
@@ -119,8 +120,9 @@ def test_bots_and_their_escapes_die_when_the_harness_is_sigkilled(first_bot):
 
 def test_without_a_cgroup_the_process_search_still_ends_the_tree(monkeypatch):
     """The fallback where no cgroup can be created: group, descendants, sessions, marker."""
-    monkeypatch.setattr(cgroup, "bot_cgroup", lambda pid, marker=b"": None)
+    monkeypatch.setattr(cgroup, "new_bot_cgroup", lambda: None)
     bot = BotProcess(list(hostile_argv("children")), memory_mb=None)
+    assert bot._cgroup is None
     started = bot.send(["-1 -1", "1", "0 0"], 3)
     assert bot.read_line(started, 3).line == "0 0"
     # the bot, a child, a setsid child, a daemon
@@ -130,15 +132,17 @@ def test_without_a_cgroup_the_process_search_still_ends_the_tree(monkeypatch):
 
 
 def test_children_forked_before_the_bot_is_moved_into_its_cgroup_die_with_it(monkeypatch):
-    """Under load the harness's thread may wait for a CPU between starting the bot and moving it
-    into its cgroup, and the bot forks meanwhile: those children stay outside the cgroup. Here the
+    """The older way, still used for a program the shell cannot start as exec does (a binfmt_misc
+    format): the bot is moved in after it started. Under load the harness's thread may wait for a
+    CPU in between, and the bot forks meanwhile: those children stay outside the cgroup. Here the
     move waits until the bot has forked its child, setsid child and daemon (the bug: close()
     killed the cgroup and the bot's group only, and the setsid child and the daemon lived on)."""
     _require_cgroups()
+    monkeypatch.setattr(process, "_ENTER_AT_START", False)
     real = cgroup.bot_cgroup
-    def late(pid, marker=b""):
+    def late(pid, marker=b"", into=None):
         _wait_for(lambda: len(bot_processes_of(os.getpid())) >= 4, 10)
-        return real(pid, marker)
+        return real(pid, marker, into)
     monkeypatch.setattr(cgroup, "bot_cgroup", late)
     bot = BotProcess(list(hostile_argv("children")), memory_mb=None)
     try:
@@ -152,16 +156,18 @@ def test_children_forked_before_the_bot_is_moved_into_its_cgroup_die_with_it(mon
 
 
 def test_the_game_does_not_wait_for_the_move_into_the_cgroup(monkeypatch):
-    """The kernel's first cgroup move after a quiet spell waits for an RCU grace period (8-28 ms
-    measured): a bot is moved by a thread of its own while the game writes its input and reads
-    its answer. Here the move is held until the bot has answered (the bug: the constructor
-    itself moved the bot, so the game could not start until the move was done), and the bot's
-    end still goes through its cgroup, the move then done."""
+    """The older way (see above): the kernel's first cgroup move after a quiet spell waits for an
+    RCU grace period (8-28 ms measured), so a bot started outside is moved by a thread of its own
+    while the game writes its input and reads its answer. Here the move is held until the bot
+    has answered (the bug: the constructor itself moved the bot, so the game could not start
+    until the move was done), and the bot's end still goes through its cgroup, the move then
+    done."""
     _require_cgroups()
+    monkeypatch.setattr(process, "_ENTER_AT_START", False)
     real, answered, moved = cgroup.bot_cgroup, threading.Event(), []
-    def held(pid, marker=b""):
+    def held(pid, marker=b"", into=None):
         assert answered.wait(10), "the game waited for the move"
-        moved.append(real(pid, marker))
+        moved.append(real(pid, marker, into))
         return moved[-1]
     monkeypatch.setattr(cgroup, "bot_cgroup", held)
     bot = BotProcess([sys.executable, str(ECHO)], memory_mb=None)

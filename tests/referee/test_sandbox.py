@@ -14,7 +14,7 @@ from referee.match import PlayerSpec, play_match
 from referee.harness.process import BotProcess
 from referee.harness.sandbox import check_available
 from tests.conftest import ROOT, run_cli
-from tests.fixtures.hostile import HOSTILE, bot_processes_of, hostile_argv
+from tests.fixtures.hostile import HOSTILE, bot_processes_of, escaper_command, hostile_argv
 from tests.referee.test_process_lifetime import _kill_left, _start_cli, _token, _wait_for, _with_token
 
 try:
@@ -66,12 +66,12 @@ def test_a_sandboxed_bot_has_no_network(sandboxed, expected):
 @needs_bwrap
 def test_sandboxed_escapes_die_with_the_game_and_when_the_harness_is_sigkilled():
     token = _token()
-    done = run_cli("play", "tictactoe", f"{HOSTILE} escape 2 {token}", f"{HOSTILE} good",
+    done = run_cli("play", "tictactoe", escaper_command("play", token), f"{HOSTILE} good",
                    "--seed", "1", "--sandbox")
     try:
         assert done.returncode == 0, done.stderr
         assert _wait_for(lambda: not _with_token(token), 5), "escapees outlived the game"
-        cli = _start_cli("play", "tictactoe", f"{HOSTILE} escape 1 {token}",
+        cli = _start_cli("play", "tictactoe", escaper_command("play", token),
                          f"{HOSTILE} spin 1 {token}", "--first-turn-ms", "60000", "--sandbox")
         try:
             assert _wait_for(lambda: len(_with_token(token)) >= 4 or cli.poll() is not None)
