@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import signal
 import sys
@@ -65,6 +66,15 @@ def install_stop_handlers() -> None:
         signal.signal(number, _terminate)
 
 
+def _name_too_long(error: OSError) -> str:
+    """ENAMETOOLONG from any path the user gave (a bot, --replay, --view, --csv...): pathlib's
+    exists() and is_file() raise it rather than answer False, so it is caught here, once."""
+    name = str(error.filename or "")
+    shown = repr(name) if len(name) <= 80 else f"{name[:40]!r}...{name[-20:]!r}"
+    return (f"file name too long: {shown} ({len(name.encode())} bytes): at most 255 bytes per "
+            "file or folder name, 4,095 in all; give a shorter path")
+
+
 def main(argv: list[str] | None = None) -> int:
     install_stop_handlers()
     become_subreaper()          # a bot's double-forked daemons reparent to us: killed and reaped
@@ -80,6 +90,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as error:
+        if error.errno != errno.ENAMETOOLONG:
+            raise
+        print(f"botarena: {_name_too_long(error)}", file=sys.stderr)
+        return 2
     finally:
         close_all()
 
