@@ -9,6 +9,7 @@ import sys
 
 from referee.api import BotArenaError
 from referee.process import become_subreaper, close_all
+from tools.cli.output import OutputFailed, guarded_stdout, output_failure
 
 COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
             "bundle", "bench")
@@ -79,8 +80,11 @@ def main(argv: list[str] | None = None) -> int:
     install_stop_handlers()
     become_subreaper()          # a bot's double-forked daemons reparent to us: killed and reaped
     try:
-        args = _parse(build_parser(), argv)         # inside: a signal may land while importing
-        return int(args.func(args) or 0)
+        with guarded_stdout():
+            args = _parse(build_parser(), argv)     # inside: a signal may land while importing
+            return int(args.func(args) or 0)
+    except OutputFailed as failed:
+        return output_failure(failed)
     except BotArenaError as error:
         print(f"botarena: {error}", file=sys.stderr)
         return 2
