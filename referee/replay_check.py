@@ -177,9 +177,10 @@ def _fault_text(fault: tuple | None) -> str:
     if fault is None:
         return "no fault"
     kind, turn = fault
-    return f"{getattr(kind, 'value', kind)} at turn {turn}"
+    return f"{kind.value if isinstance(kind, Fault) else repr(kind)} at turn {turn}"
 
 
 def _shown(value: Any) -> str:
-    """Descriptions as they are; values (numbers, None) as Python writes them."""
-    return value if isinstance(value, str) else repr(value)
+    """Descriptions as they are; values (numbers, None, a replay's text that is not printable: a
+    terminal must not draw its escape sequences) as Python writes them."""
+    return value if isinstance(value, str) and value.isprintable() else repr(value)

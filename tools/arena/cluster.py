@@ -12,6 +12,7 @@ a future resolves once, so none is counted twice.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import importlib.util
 import json
@@ -155,11 +156,35 @@ def _connect(address: str) -> tuple[Client, LocalCluster | None]:
         cluster = _local_cluster(address)
         return Client(cluster), cluster
     try:
+        _handshake(address)
         return Client(address, timeout=CONNECT_TIMEOUT_S), None
-    except (OSError, TimeoutError, ValueError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise UsageError(f"--cluster {address}: no Dask scheduler answers there ({reason}); "
-                         "start one with: dask scheduler (see docs/cluster.md)") from None
+    except Exception as error:          # whatever answered there, it is not a Dask scheduler
+        raise UsageError(f"--cluster {address}: no Dask scheduler answers there "
+                         f"({_reason(error)}); start one with: dask scheduler (see "
+                         "docs/cluster.md)") from None
+
+
+def _handshake(address: str) -> None:
+    """Dask's own handshake with ``address``, all of it within CONNECT_TIMEOUT_S.
+
+    Client(timeout=) bounds the TCP connection only: Dask then waits for the peer's handshake
+    with no limit (a silent listener held a run until it closed) and reads whatever comes as
+    frames (an HTTP server's reply made it hang 11 minutes, or raise MemoryError on a frame
+    length read from text). TimeoutError when no handshake comes in time."""
+    async def shake() -> None:
+        comm = await distributed.comm.connect(address, timeout=CONNECT_TIMEOUT_S)
+        comm.abort()
+
+    asyncio.run(asyncio.wait_for(shake(), CONNECT_TIMEOUT_S))
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, TimeoutError):
+        return f"no Dask handshake within {CONNECT_TIMEOUT_S} s"
+    if isinstance(error, MemoryError):
+        return "its reply is not Dask's protocol"
+    text = str(error).splitlines()[0] if str(error) else ""
+    return text or type(error).__name__
 
 
 class DaskExecutor:

@@ -108,7 +108,7 @@ def _confirm_run(players: list[PlayerSpec], run: bool) -> None:
     """Show the commands; UsageError unless --run was given or a user at a terminal says yes."""
     print("this replay runs these commands:", file=sys.stderr)
     for seat, spec in enumerate(players):
-        print(f"  seat {seat}: {shlex.join(spec.argv)}", file=sys.stderr)
+        print(f"  seat {seat}: {shown_command(spec.argv)}", file=sys.stderr)
     if run:
         return
     if sys.stdin.isatty() and sys.stderr.isatty():
@@ -117,6 +117,24 @@ def _confirm_run(players: list[PlayerSpec], run: bool) -> None:
             return
     raise UsageError("not run: a replay's commands run only with --run (check them above "
                      "first), or use --verify to check the replay without running anything")
+
+
+def shown_command(argv: tuple[str, ...]) -> str:
+    """``argv`` as a shell line that draws only what it says: a word holding a character that is
+    not printable (a carriage return, an escape sequence that would redraw the line) is written
+    in bash's $'...' form with that character escaped, so a replay cannot disguise a command."""
+    return " ".join(shlex.quote(word) if word.isprintable() else
+                    "$'" + "".join(map(_escaped, word)) + "'" for word in argv)
+
+
+def _escaped(char: str) -> str:
+    if char in "\\'":
+        return "\\" + char
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else \
+        f"\\U{code:08x}"
 
 
 def _first_difference(recorded: list, replayed: list) -> str:

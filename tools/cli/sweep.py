@@ -20,6 +20,8 @@ from tools.cli.options import add_run_arguments, check_output_file, write_csv as
 from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
 
 PLOT_METRICS = ("elo", "success", "mean_score")
+# A round robin keeps a tally per matchup (about 2 KB): 200 points are 19,900 matchups, ~40 MB.
+MAX_LEAGUE_POINTS = 200
 
 
 def register(commands) -> None:
@@ -53,6 +55,10 @@ def register(commands) -> None:
 
 def run(args) -> int:
     names, points = expand_grid(args.template)
+    if args.league and len(points) > MAX_LEAGUE_POINTS:
+        raise UsageError(f"sweep {args.template!r} --league: a round robin of {len(points):,} "
+                         f"points; at most {MAX_LEAGUE_POINTS} play each other: narrow the grid, "
+                         "or rate the points against one opponent with --vs")
     if args.vs is None and not args.league:
         raise UsageError("sweep needs --vs OPPONENT, or --league to play the points against "
                          "each other")
