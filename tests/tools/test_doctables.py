@@ -146,3 +146,15 @@ def test_a_name_used_twice_is_refused(tmp_path):
     path.write_text(DOC + DOC.replace("a-match", "other"))
     done = doctables("--list", "--doc", str(path))
     assert done.returncode == 2 and "'one-game' is defined twice" in done.stderr
+
+
+def test_tables_after_a_rewritten_one_in_the_same_doc_are_found_again(page):
+    """The first table grows when regenerated: the second, already made, is still compared with
+    its own lines (found afresh), so it is unchanged, and stays in its place."""
+    assert doctables("a-match", "--doc", str(page)).returncode == 0
+    both = doctables("--all", "--doc", str(page))
+    assert both.returncode == 0
+    assert "one-game: rewritten" in both.stdout and "a-match: unchanged" in both.stdout
+    text = page.read_text()
+    assert text.index("<!-- /table:one-game -->") < text.index("<!-- table:a-match")
+    assert text.count("| random vs random |") == 2          # the template and one row

@@ -72,17 +72,24 @@ def find_tables(paths: list[Path]) -> list[Table]:
 
 def replace_body(table: Table, body: list[str]) -> None:
     """Write ``body`` between the table's opening comment and its closing marker."""
-    lines = table.path.read_text(encoding="utf-8").split("\n")
-    fresh = {found.name: found for found in _tables_in(table.path, lines)}.get(table.name)
-    if fresh is None:
-        raise UsageError(f"table {table.name!r} is no longer in {_relative(table.path)}")
+    lines, fresh = _fresh(table)
     lines[fresh.body_start:fresh.body_end] = body
     table.path.write_text("\n".join(lines), encoding="utf-8")
 
 
 def current_body(table: Table) -> list[str]:
+    """The table's body as its doc holds it now (earlier tables may have been rewritten)."""
+    lines, fresh = _fresh(table)
+    return lines[fresh.body_start:fresh.body_end]
+
+
+def _fresh(table: Table) -> tuple[list[str], Table]:
+    """The doc's lines now, and the table found in them again."""
     lines = table.path.read_text(encoding="utf-8").split("\n")
-    return lines[table.body_start:table.body_end]
+    fresh = {found.name: found for found in _tables_in(table.path, lines)}.get(table.name)
+    if fresh is None:
+        raise UsageError(f"table {table.name!r} is no longer in {_relative(table.path)}")
+    return lines, fresh
 
 
 def _tables_in(path: Path, lines: list[str]) -> list[Table]:
