@@ -71,7 +71,7 @@ def run(args) -> int:
     else:
         lines = summary_lines(summary)
         if sprt is not None:
-            lines.append(_sprt_text(summary["sprt"]))
+            lines.append(sprt_text(summary["sprt"]))
         print("\n".join(lines + tournament.status_lines(outcome)))
     return 130 if outcome.interrupted else 0
 
@@ -84,7 +84,7 @@ def _sprt_summary(tally: HeadToHead, sprt: stats.SprtSettings, decision: dict) -
             "result": decision.get("verdict"), "decided_at_pairs": decision.get("pairs")}
 
 
-def _sprt_text(sprt: dict) -> str:
+def sprt_text(sprt: dict) -> str:
     lower, upper = sprt["bounds"]
     head = (f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
             f"beta={sprt['beta']:g}: LLR {sprt['llr']:+.3f} (bounds {lower:+.3f}, {upper:+.3f})")
