@@ -100,7 +100,7 @@ class CalculationState:
 
     def legal_actions(self, seat: int = 0) -> list[int]:
         needs = self.needs()
-        actions = []
+        actions: list[int] = []
         current = self.current
         if current:
             actions.extend(f for f in range(FOUNDATIONS) if needs[f] == current)

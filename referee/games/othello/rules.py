@@ -36,7 +36,8 @@ def _ray_table() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """
     table = []
     for square in range(64):
-        up, down = [], []
+        up: list[int] = []
+        down: list[int] = []
         for d_row, d_col in DIRECTIONS:
             ray = _ray(square, d_row, d_col)
             if ray.bit_count() >= 2:

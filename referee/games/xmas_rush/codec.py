@@ -210,9 +210,9 @@ def state_from_lines(lines: list[str], *, turn: int | None = None, level: int = 
                          f"the input says turnType {turn_type}")
     rules = league(level)
     board = 0
-    for y in range(SIZE):
-        for x, pattern in enumerate(lines[1 + y].split()):
-            board |= tile_from_pattern(pattern) << (CELL_BITS * (y * SIZE + x))
+    for row in range(SIZE):
+        for column, pattern in enumerate(lines[1 + row].split()):
+            board |= tile_from_pattern(pattern) << (CELL_BITS * (row * SIZE + column))
     players = [lines[8].split(), lines[9].split()]
     hands = [tile_from_pattern(words[3]) for words in players]
     pos = tuple(int(words[1]) + SIZE * int(words[2]) for words in players)
@@ -250,7 +250,8 @@ def state_from_lines(lines: list[str], *, turn: int | None = None, level: int = 
     return state
 
 
-def _guess_decks(items: list[int], quests, score) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _guess_decks(items: list[int], quests: tuple[tuple[int, ...], ...], score: tuple[int, ...]
+                 ) -> tuple[tuple[int, ...], ...]:
     """Hidden quests per seat as decks (next reveal last) that share one draw order."""
     hidden = []
     for seat in (0, 1):

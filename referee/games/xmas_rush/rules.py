@@ -119,6 +119,21 @@ MOVED = _moved_players()
 class XmasRushState:
     __slots__ = ("board", "hands", "pos", "quests", "decks", "score", "turn", "stale",
                  "rules", "item_order", "deck_known", "_conn", "_reason")
+    # made by new_game / clone / the codec's parse, which set every slot (no __init__: a clone
+    # copies the slots straight, the fastest way)
+    board: int                                      # 49 cells of CELL_BITS: tile and item
+    hands: tuple[int, ...]                          # per seat (two): its hand tile
+    pos: tuple[int, ...]                            # per seat: its cell
+    quests: tuple[tuple[int, ...], ...]             # per seat: its revealed quest items
+    decks: tuple[tuple[int, ...], ...]              # per seat: its hidden ones, next reveal last
+    score: tuple[int, ...]                          # per seat: quests done
+    turn: int
+    stale: int                                      # push turns in a row that changed nothing
+    rules: League
+    item_order: tuple[int, ...]
+    deck_known: bool
+    _conn: tuple[int, int] | None                   # (east, south) masks, None once pushed
+    _reason: str                                    # why the game ended; "" while it goes on
 
     # -- construction ------------------------------------------------------------
     @classmethod
@@ -197,7 +212,7 @@ class XmasRushState:
     def is_over(self) -> bool:
         return bool(self._reason)
 
-    def scores(self) -> tuple[int, int]:
+    def scores(self) -> tuple[int, ...]:
         return self.score
 
     def end_reason(self) -> str:
