@@ -16,6 +16,7 @@ from typing import Any, NoReturn
 from referee.api import Fault, FaultRecord, Game, InvalidAction, TurnOrder
 from referee.result import settle
 
+
 @dataclass(frozen=True)
 class Difference:
     """Where a replay and the rules first disagree (``turn``/``seat`` None: the whole game)."""

@@ -17,8 +17,15 @@ from typing import Any
 from bots.search import montecarlo
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
-from bots.search.playout import (Evaluate, Playout, State, leaf_values, outcome_value, random_playout,
-                                 seat_count)
+from bots.search.playout import (
+    Evaluate,
+    Playout,
+    State,
+    leaf_values,
+    outcome_value,
+    random_playout,
+    seat_count,
+)
 
 PLY_DISCOUNT = 1e-3     # a win found sooner scores a little higher, a loss a little later
 

@@ -69,7 +69,8 @@ def best_indices(scores: list[float], keep: int) -> list[int]:
 def hybrid(state: State, seat: int, *, rng: random.Random, deadline: Deadline | None = None,
            iterations: int | None = None, keep: int = 3, playout_depth: int | None = 2,
            opponent_share: float = 0.15, c: float = 1.0, expand_threshold: int = 5,
-           evaluate: Evaluate | None = None, playout: Playout = random_playout, ignore_pair: Callable[[Any, Any], bool] | None = None,
+           evaluate: Evaluate | None = None, playout: Playout = random_playout,
+           ignore_pair: Callable[[Any, Any], bool] | None = None,
            matrix_share: float = 1.0, opponent_pruning: str = "search", zero_sum: bool = False) -> Choice:
     """Minimax-pruned DUCT (see the module docstring). ``iterations`` counts DUCT playouts over
     both DUCT runs; the matrix of step 1 is not counted but stops at the deadline, or once it has

@@ -58,7 +58,8 @@ def seat_value(state: State, seat: int, evaluate: Evaluate | None) -> float:
     return evaluate(state, seat)
 
 
-def seat_values(state: State, seats: int, evaluate: Evaluate | None, zero_sum: bool = False) -> tuple[float, ...]:
+def seat_values(state: State, seats: int, evaluate: Evaluate | None,
+                zero_sum: bool = False) -> tuple[float, ...]:
     """Each seat's value of ``state``: the outcome when it is over, else ``evaluate`` (or 0.5).
 
     ``zero_sum`` (two seats): the evaluation's two values sum to 1, so one call gives both.

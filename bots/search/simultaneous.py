@@ -14,8 +14,7 @@ from typing import Any
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
 from bots.search.montecarlo import choice_by, pmc
-from bots.search.playout import (Evaluate, Playout, State, leaf_values, random_playout, seat_count,
-                                 seat_value)
+from bots.search.playout import Evaluate, Playout, State, leaf_values, random_playout, seat_count, seat_value
 
 __all__ = ["JointNode", "duct", "mcts", "pmc", "run_duct"]
 

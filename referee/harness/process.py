@@ -36,15 +36,23 @@ import weakref
 from collections.abc import Sequence
 from typing import IO
 
-from referee.api import Answer, BotFault, Fault    # (Player's values: see referee.api)
+from referee.api import Answer, BotFault, Fault  # (Player's values: see referee.api)
 from referee.harness import cgroup, guardian
 from referee.harness import fault_wording as wording
 from referee.harness.answer_pipe import MAX_LINE_CHARS, READ_CHUNK, STDERR_TAIL_BYTES, AnswerPipe
 from referee.harness.cpu_clock import CpuClock
 from referee.harness.output_buffering import line_buffering_variables, unflushed_hint, waiting_for_input
-from referee.harness.process_tree import (MARKER_VARIABLE, become_subreaper, descendants, kill_tree,
-                                          reap, resident_bytes, set_not_dumpable, signal_group,
-                                          start_ticks)
+from referee.harness.process_tree import (
+    MARKER_VARIABLE,
+    become_subreaper,
+    descendants,
+    kill_tree,
+    reap,
+    resident_bytes,
+    set_not_dumpable,
+    signal_group,
+    start_ticks,
+)
 from referee.harness.spawn import BotStartError, StartedBot, start_bot
 from referee.harness.watchdog import monitor
 

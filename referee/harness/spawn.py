@@ -30,8 +30,8 @@ import subprocess
 import tempfile
 from typing import NamedTuple
 
-from referee.harness import sandbox
 from referee.api import UsageError
+from referee.harness import sandbox
 
 SHELL = "/bin/sh"
 # $1 the cgroup.procs to enter, $2 "=value" or "-": the PWD the bot's environment had (the shell

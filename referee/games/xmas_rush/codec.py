@@ -11,12 +11,21 @@ Answers: ``PUSH <0-6> <UP|RIGHT|DOWN|LEFT>`` (PUSH turns), ``MOVE d1 .. dk``
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from referee.api import InvalidAction
-from referee.games.xmas_rush.board import (CELL_BITS, DIRECTION_NAMES, ITEM_INDEX, ITEM_SHIFT,
-                                           MAX_MOVE_STEPS, SIZE, item_name, item_owner,
-                                           pattern_of, tile_from_pattern)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    DIRECTION_NAMES,
+    ITEM_INDEX,
+    ITEM_SHIFT,
+    MAX_MOVE_STEPS,
+    SIZE,
+    item_name,
+    item_owner,
+    pattern_of,
+    tile_from_pattern,
+)
 from referee.games.xmas_rush.generation import league
 from referee.games.xmas_rush.rules import PUSHES, Move, Push, XmasRushState
 

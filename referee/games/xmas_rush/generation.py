@@ -14,8 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.games.xmas_rush.board import (CELL_BITS, CELLS, ITEM_NAMES, ITEM_SHIFT, SIZE,
-                                           item_code, rotate, tile_from_pattern)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    CELLS,
+    ITEM_NAMES,
+    ITEM_SHIFT,
+    SIZE,
+    item_code,
+    rotate,
+    tile_from_pattern,
+)
 from referee.games.xmas_rush.javarandom import JavaRandom, java_shuffle
 
 

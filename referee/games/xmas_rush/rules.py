@@ -39,10 +39,26 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.games.xmas_rush.board import (CELL_BITS, CELL_MASK, CELLS, DELTA, DIRECTION_NAMES, DOWN,
-                                           ITEM_SHIFT, LEFT, MAX_MOVE_STEPS, RIGHT, SIZE, TILE_MASK,
-                                           UP, connections, distances, item_mask, plan_moves,
-                                           reachable)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    CELL_MASK,
+    CELLS,
+    DELTA,
+    DIRECTION_NAMES,
+    DOWN,
+    ITEM_SHIFT,
+    LEFT,
+    MAX_MOVE_STEPS,
+    RIGHT,
+    SIZE,
+    TILE_MASK,
+    UP,
+    connections,
+    distances,
+    item_mask,
+    plan_moves,
+    reachable,
+)
 from referee.games.xmas_rush.generation import BASES, League, generate, league
 
 MAX_GAME_TURNS = 150
@@ -137,7 +153,7 @@ class XmasRushState:
 
     # -- construction ------------------------------------------------------------
     @classmethod
-    def new_game(cls, seed: int, level: int = 6) -> "XmasRushState":
+    def new_game(cls, seed: int, level: int = 6) -> XmasRushState:
         """The start CodinGame's referee plays for ``seed`` in league ``level``."""
         rules = league(level)
         setup = generate(seed, rules)
@@ -159,7 +175,7 @@ class XmasRushState:
         state._start_turn()
         return state
 
-    def clone(self) -> "XmasRushState":
+    def clone(self) -> XmasRushState:
         other = XmasRushState.__new__(XmasRushState)
         other.board = self.board
         other.hands = self.hands
