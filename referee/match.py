@@ -224,7 +224,7 @@ class _Match:
             if self.faults[seat] is None:       # a seat asked again after a fault keeps its first
                 self.faults[seat] = FaultRecord(fault.kind, turn, fault.detail)
             return Reply(seat, (), None, fault.kind)
-        self._note_timing(seat, answer, budget_ms, request.grace_ms)
+        self._note_timing(seat, turn, answer, budget_ms, request.grace_ms)
         return Reply(seat, lines, answer.latency_ms)
 
     def _read_lines(self, player: Player, count: int, started: float,
@@ -251,7 +251,7 @@ class _Match:
             if self.faults[seat] is None:
                 self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, turn, detail)
 
-    def _note_timing(self, seat: int, answer: Answer, budget_ms: int, grace_ms: int) -> None:
+    def _note_timing(self, seat: int, turn: int, answer: Answer, budget_ms: int, grace_ms: int) -> None:
         latency_ms, wait_ms = answer.latency_ms, answer.wait_ms
         self.latencies[seat].append(latency_ms)
         self.wait_lists[seat].append(wait_ms)
@@ -264,7 +264,7 @@ class _Match:
         margin = budget_ms - latency_ms
         if margin < -grace_ms:
             # found past the deadline: only a harness that woke late can (see read_line)
-            self.late.append((seat, self.turn, latency_ms, budget_ms + grace_ms))
+            self.late.append((seat, turn, latency_ms, budget_ms + grace_ms))
         smallest = self.margins[seat]
         if smallest is None or margin < smallest:
             self.margins[seat] = margin
