@@ -2,6 +2,7 @@
 mutmut."""
 from __future__ import annotations
 
+import ast
 import os
 import shutil
 import subprocess
@@ -33,25 +34,88 @@ def test_mutation_targets_take_one_game():
 
 
 def test_mutation_report_counts_each_target_and_names_unexplained_survivors(capsys):
-    from tests.mutation.runner import EQUIVALENT, report
-    equivalent, reason = next(iter(EQUIVALENT.items()))
-    rows = [("stats", "tools.stats.elo__mutmut_1", "killed"),
-            ("stats", "tools.stats.elo__mutmut_2", "survived"),
-            ("stats", equivalent, "survived"),
-            ("stats", "tools.stats.elo__mutmut_3", "timeout"),
-            ("tally", "tools.arena.tally.cell__mutmut_1", "not checked"),
-            ("tally", "tools.arena.tally.cell__mutmut_2", "no tests")]
+    from tests.mutation.equivalent import EQUIVALENT
+    from tests.mutation.runner import Mutant, report
+    (module, function, line, mutated), reason = next(iter(EQUIVALENT.items()))
+    assert (module, function) == ("tools.arena.tally", "LatencyCounts.summary")
+    # the same mutation under any number is excused; another on the same function is not
+    excused = Mutant("tally", f"{module}.xǁLatencyCountsǁsummary__mutmut_999", "survived", line, mutated)
+    other = Mutant("tally", f"{module}.xǁLatencyCountsǁsummary__mutmut_2", "survived", line, "return 0")
+    rows = [Mutant("stats", "tools.stats.x_elo__mutmut_1", "killed"),
+            Mutant("stats", "tools.stats.x_elo__mutmut_2", "survived", "return 400 * x", "return 401 * x"),
+            Mutant("stats", "tools.stats.x_elo__mutmut_3", "timeout"),
+            excused, other,
+            Mutant("tally", "tools.arena.tally.x_cell__mutmut_1", "not checked")]
     assert report(rows) == 3             # two unexplained survivors and one mutant not checked
     lines = capsys.readouterr().out.splitlines()
-    assert lines[0] == "stats: 4 mutants: 2 survived, 1 killed, 1 timeout"
-    assert f"  equivalent  {equivalent}: {reason}" in lines
-    assert "  survived    tools.stats.elo__mutmut_2   (mutmut show tools.stats.elo__mutmut_2)" in lines
-    assert "tally: 2 mutants: 1 not checked, 1 no tests" in lines
+    assert lines[0] == "stats: 3 mutants: 1 killed, 1 survived, 1 timeout"
+    assert lines[1:3] == [
+        "  survived    tools.stats.x_elo__mutmut_2   (mutmut show tools.stats.x_elo__mutmut_2)",
+        "              ('tools.stats', 'elo', 'return 400 * x', 'return 401 * x')"]
+    assert lines[3] == "tally: 3 mutants: 2 survived, 1 not checked"
     assert "  1 not checked: run python -m tests.mutation.runner tally" in lines
-    assert "  no tests    tools.arena.tally.cell__mutmut_2   (mutmut show tools.arena.tally.cell__mutmut_2)" in lines
-    assert lines[-1] == "unexplained survivors: 2; not checked: 1"
-    assert report([("stats", "tools.stats.elo__mutmut_1", "killed")]) == 0
-    assert capsys.readouterr().out.splitlines()[-1] == "unexplained survivors: 0"
+    assert f"  equivalent  {excused.name}: {reason}" in lines
+    assert f"  survived    {other.name}   (mutmut show {other.name})" in lines
+    summary = lines.index("unexplained survivors: 2; not checked: 1")
+    # the function's other entries matched nothing (no survivor of theirs was reported)
+    assert lines[summary + 1:] == [f"no survivor matched the equivalent {key!r}" for key in EQUIVALENT
+                                   if key[:2] == (module, function) and key != excused.key]
+    assert len(lines) > summary + 1
+    assert report([Mutant("stats", "tools.stats.x_elo__mutmut_1", "killed")]) == 0
+    assert "unexplained survivors: 0" in capsys.readouterr().out.splitlines()
+
+
+# What `mutmut show NAME` prints (mutmut 3): the status, then a diff of the function as written and
+# as mutated, both under the function's own name
+SHOWN = """# referee.match.xǁ_Matchǁwarnings__mutmut_19: survived
+--- referee/match.py
++++ referee/match.py
+@@ -1,6 +1,6 @@
+ def warnings(self) -> list[str]:
+     found = []
+-    lag = 0.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from)
++    lag = 1.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from)
+     if lag >= max(10.0, self.clock.grace_ms):
+-        found.append(f"the harness was delayed up to {lag:.0f} ms: "
+-                     "timeouts may be spurious")
++        found.append(None)"""
+
+
+def test_a_survivor_is_keyed_by_its_function_and_its_line_as_written_and_as_mutated():
+    from tests.mutation.equivalent import EQUIVALENT
+    from tests.mutation.runner import Mutant, change_of, function_of
+    assert function_of("tools.stats.x_los__mutmut_1") == ("tools.stats", "los")
+    assert function_of("referee.games.xmas_rush.rules.xǁXmasRushStateǁ_walk__mutmut_12") == \
+        ("referee.games.xmas_rush.rules", "XmasRushState._walk")
+    line, mutated = change_of(SHOWN)
+    assert line == ('lag = 0.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from) '
+                    'found.append(f"the harness was delayed up to {lag:.0f} ms: " '
+                    '"timeouts may be spurious")')
+    assert mutated == ("lag = 1.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from) "
+                       "found.append(None)")
+    one_change = "\n".join(SHOWN.splitlines()[:8])
+    shown = Mutant("match", "referee.match.xǁ_Matchǁwarnings__mutmut_19", "survived", *change_of(one_change))
+    assert shown.key in EQUIVALENT
+
+
+def test_every_equivalent_names_a_line_its_function_still_has():
+    """An entry whose line was edited or deleted matches no mutant any more: it is dropped or
+    re-keyed with the code change, not left to rot."""
+    from tests.mutation.equivalent import EQUIVALENT
+    stale = [key for key in EQUIVALENT if key[2] not in _function_text(key[0], key[1])]
+    assert not stale, stale
+    assert all(line != mutated for _, _, line, mutated in EQUIVALENT)
+
+
+def _function_text(module: str, function: str) -> str:
+    """The function's source (a method: ``Class.method``), each run of blanks one space."""
+    source = (ROOT / (module.replace(".", "/") + ".py")).read_text()
+    body = ast.parse(source).body
+    *owner, name = function.split(".")
+    if owner:
+        body = next(node.body for node in body if isinstance(node, ast.ClassDef) and node.name == owner[0])
+    node = next(node for node in body if isinstance(node, ast.FunctionDef) and node.name == name)
+    return " ".join((ast.get_source_segment(source, node) or "").split())
 
 
 def test_mutation_without_mutmut_says_how_to_install_it(tmp_path):
