@@ -32,9 +32,19 @@ def register(commands) -> None:
     parser.set_defaults(func=run)
 
 
+def _check_output_name(output: str) -> None:
+    """A bundle named like a standard module (random.py) would be imported, in place of that
+    module, by every other script of its folder: psyleague keeps all its bots in one."""
+    stem = Path(output).stem
+    if output != "-" and stem in sys.stdlib_module_names:
+        raise UsageError(f"-o {output!r}: {stem}.py would shadow Python's standard module {stem!r} "
+                         f"for every bot in its folder; pick another name (e.g. {stem}_bot.py)")
+
+
 def run(args) -> int:
     if args.limit <= 0:
         raise UsageError(f"--limit {args.limit}: must be positive")
+    _check_output_name(args.output)
     entry = resolve_entry(args.bot, args.game)
     defaults = parse_defaults(entry, args.defaults)
     command = shlex.join(["botarena", "bundle", args.bot, *(["--game", args.game] if args.game else []),
