@@ -1,8 +1,8 @@
 """The folders are the layers: dependencies run one way and no module imports itself back.
 
 referee (rules and harness) knows nothing of bots or tools; bots know only referee.games (rules
-and codecs, so a bundle is self-contained); in tools, cli -> arena -> referee, with stats, bundle,
-bench and view beside them and never imported by arena.
+and codecs, so a bundle is self-contained); in tools, cli -> tune -> arena -> referee, with stats,
+bundle, bench and view beside them and never imported by arena.
 """
 from __future__ import annotations
 
@@ -58,6 +58,7 @@ FORBIDDEN = [
     # search knows the State interface and a deadline, not how a bot reads its turns or the games
     ("bots.search", "bots.runtime"), ("bots.search", "bots.turns"), ("bots.search", "referee"),
     ("tools.arena", "tools.cli"), ("tools.stats", "tools.cli"), ("tools.stats", "tools.arena"),
+    ("tools.arena", "tools.tune"), ("tools.tune", "tools.cli"),
     ("tools.bundle", "tools.cli"), ("tools.bench", "tools.cli"),
 ]
 

@@ -24,6 +24,7 @@ from referee.match import MatchResult, PlayerSpec, play_match
 from referee.harness.process import BotStartError
 from tools.arena.botspec import command_of, for_game
 from tools.arena.results import RunIdentity
+from tools.arena.settings import BotLimits
 # the jobs live in tools.arena.schedule (generated lazily); re-exported for the runner's callers
 from tools.arena.schedule import GameJob, derive_seed, interleave, paired_jobs  # noqa: F401
 
@@ -83,10 +84,8 @@ class Arena:
     game: Game
     options: dict
     time_control: TimeControl
-    memory_mb: int | None
+    limits: BotLimits                     # what each bot starts with: memory, sandbox...
     players: dict[str, PlayerSpec]
-    sandboxed: bool = False               # each bot under bubblewrap (--sandbox)
-    line_buffered: bool = True            # each bot's stdout line-buffered (--no-line-buffering)
     record: bool = False                  # keep each game's turns (for its replay file)
 
     def __post_init__(self):
@@ -118,8 +117,7 @@ class Arena:
         self.check_programs(job.seats)
         result = play_match(self.game, self.seat_players(job), seed=job.seed,
                             options=self.options, time_control=self.time_control,
-                            memory_mb=self.memory_mb, record=self.record,
-                            sandboxed=self.sandboxed, line_buffered=self.line_buffered,
+                            record=self.record, **self.limits.to_kwargs(),
                             on_turn=on_turn, on_turns_done=on_turns_done,
                             on_bots_started=on_bots_started)
         if any(player.fault is not None and player.fault.kind is Fault.CRASH
