@@ -19,7 +19,8 @@ from referee.api import TimeControl
 from referee.games import load_game
 from tests.conftest import ROOT, run_cli
 from tools.arena.executor import open_executor
-from tools.arena.runner import Arena, GameJob
+from tools.arena.arena import Arena
+from tools.arena.schedule import GameJob
 from tools.arena.settings import BotLimits
 
 distributed = pytest.importorskip(

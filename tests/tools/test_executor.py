@@ -16,7 +16,8 @@ from tests.conftest import ROOT, run_cli
 from tests.fixtures.hostile import bot_processes_of
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import LocalExecutor
-from tools.arena.runner import Arena, GameJob, paired_jobs, run_jobs
+from tools.arena.arena import Arena
+from tools.arena.runner import GameJob, paired_jobs, run_jobs
 from tools.arena.settings import BotLimits
 
 CALM = TimeControl(first_turn_ms=30000, turn_ms=30000)

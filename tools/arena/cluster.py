@@ -33,7 +33,8 @@ from referee.api import BotArenaError, Game, MatchCancelled, TimeControl, UsageE
 from referee.games import load_game
 from referee.match import MatchResult, PlayerResult, PlayerSpec
 from tools.arena.botspec import resolve_bot
-from tools.arena.runner import Arena, GameJob, usable_cores
+from tools.arena.arena import Arena, usable_cores
+from tools.arena.schedule import GameJob
 from tools.arena.settings import BotLimits
 
 CONNECT_TIMEOUT_S = 10

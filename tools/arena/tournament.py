@@ -14,11 +14,12 @@ from referee.api import UsageError
 from referee.match import MatchResult
 from referee.replay import to_replay, write_replay
 from referee.harness.process import BotStartError
+from tools.arena.arena import Arena, worker_count
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
-from tools.arena.runner import Arena, GameJob, RunOutcome, run_jobs, to_record, worker_count
+from tools.arena.runner import GameJob, RunOutcome, run_jobs, to_record
 from tools.arena.schedule import MAX_GAMES, Schedule
 from tools.arena.settings import Settings
 from tools.arena.setup import game_setup

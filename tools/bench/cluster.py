@@ -27,9 +27,10 @@ from pathlib import Path
 
 from referee.api import TimeControl
 from referee.games import load_game
+from tools.arena.arena import Arena
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
-from tools.arena.runner import Arena, paired_jobs, run_jobs
+from tools.arena.runner import paired_jobs, run_jobs
 from tools.arena.settings import BotLimits
 
 # random answers after a fixed wait: a game of ~9 moves lasts about 9 x --move-ms

@@ -331,7 +331,8 @@ def run_soak(games: int, jobs: int) -> None:
     from referee.games import load_game
     from tools.arena.botspec import resolve_bot
     from referee.harness.process import become_subreaper
-    from tools.arena.runner import Arena, paired_jobs, run_jobs
+    from tools.arena.arena import Arena
+    from tools.arena.runner import paired_jobs, run_jobs
     from tools.arena.settings import BotLimits
     from tools.arena.executor import LocalExecutor
     become_subreaper()                                 # as botarena's command line does

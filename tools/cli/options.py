@@ -10,7 +10,7 @@ from pathlib import Path
 
 from referee.api import UsageError
 from referee.harness.process import DEFAULT_MEMORY_MB
-from tools.arena.runner import usable_cores
+from tools.arena.arena import usable_cores
 from tools.arena.settings import BotLimits, Settings
 from tools.arena.setup import parse_option_pairs
 

@@ -16,11 +16,12 @@ from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
 from referee.match import PlayerSpec
+from tools.arena.arena import Arena
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
-from tools.arena.runner import Arena, GameJob, run_jobs, to_record
+from tools.arena.runner import GameJob, run_jobs, to_record
 from tools.arena.settings import Settings
 from tools.arena.setup import game_setup
 from tools.arena.tally import game_score
