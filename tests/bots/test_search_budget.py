@@ -15,7 +15,7 @@ from referee.games.number_maze_duel.rules import NumberMazeDuelState
 from referee.games.tictactoe.rules import TicTacToeState
 from tests.bots.test_search_chance import PushYourLuck
 
-SLACK_S = 0.25          # generous: the machine is shared; timings belong in tools/bench_search
+SLACK_S = 0.25          # generous: the machine is shared; timings belong in tests/perf/search.py
 
 
 def tictactoe():
