@@ -8,8 +8,8 @@ options; a Python caller builds it by hand and calls the arena with it, no comma
     result = play_head_to_head(settings, "greedy", "random", games=20)
     print(result.summary["elo"])
 
-Nothing is checked here: the arena checks a run's settings (``tools.arena.setup.game_setup``)
-before its first game, with the messages the command line gives.
+The arena checks a run's settings (``tools.arena.setup.game_setup``, which calls
+``BotLimits.check``) before its first game, with the messages the command line gives.
 """
 from __future__ import annotations
 
@@ -17,7 +17,11 @@ import dataclasses
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from referee.api import UsageError
 from referee.harness.process import DEFAULT_MEMORY_MB
+from referee.harness.sandbox import check_available as check_sandbox
+
+MAX_MEMORY_MB = 1 << 20         # a TB per bot: beyond it a number is a typo, and overflows rlimits
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,9 +30,17 @@ class BotLimits:
     arguments, passed by name (``to_kwargs``): a new per-bot setting is a field here, a command
     line option (tools/cli/options.py) and the harness code that honours it."""
 
-    memory_mb: int | None = DEFAULT_MEMORY_MB   # address-space cap per bot; None or 0: none
+    memory_mb: int | None = DEFAULT_MEMORY_MB   # memory cap per bot; None or 0: none
     sandboxed: bool = False                     # each bot under bubblewrap (docs/sandbox.md)
     line_buffered: bool = True                  # each bot's stdout line-buffered, as on CodinGame
+
+    def check(self) -> None:
+        """UsageError (one line, naming the command line's option) for a limit no bot can get."""
+        if self.sandboxed:
+            check_sandbox()             # before any game: one line saying how to install bwrap
+        if self.memory_mb is not None and not 0 <= self.memory_mb <= MAX_MEMORY_MB:
+            raise UsageError(f"--memory-mb {self.memory_mb}: must be from 0 (no cap) to "
+                             f"{MAX_MEMORY_MB:,} (a TB)")
 
     def to_kwargs(self) -> dict[str, Any]:
         """``play_match``'s keyword arguments."""

@@ -6,7 +6,6 @@ from typing import Any, Callable
 
 from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
-from referee.harness.sandbox import check_available as check_sandbox
 from tools.arena.settings import Settings
 
 
@@ -21,7 +20,6 @@ def parse_option_pairs(texts: list[str]) -> dict[str, str]:
 
 
 TIME_FIELDS = ("first_turn_ms", "turn_ms", "grace_ms")
-MAX_MEMORY_MB = 1 << 20         # a TB per bot: beyond it a number is a typo, and overflows rlimits
 MAX_SEED = 2**63 - 1              # seeds are Java longs, as CodinGame's referees take them
 MIN_SEED = -2**63
 MAX_TIME_MS = 3_600_000         # an hour a turn: beyond it a number is a typo, and overflows timers
@@ -50,12 +48,7 @@ def game_setup(settings: Settings) -> tuple[Game, dict, TimeControl]:
     options = game.parse_options(dict(settings.options))
     clock = time_control_with(game.time_control, settings.time_changes(),
                               lambda field: f"--{field.replace('_', '-')}")
-    limits = settings.limits
-    if limits.sandboxed:
-        check_sandbox()                 # before any game: one line saying how to install bwrap
-    if limits.memory_mb is not None and not 0 <= limits.memory_mb <= MAX_MEMORY_MB:
-        raise UsageError(f"--memory-mb {limits.memory_mb}: must be from 0 (no cap) to "
-                         f"{MAX_MEMORY_MB:,} (a TB)")
+    settings.limits.check()
     seed = settings.seed
     if seed is not None and not MIN_SEED <= seed <= MAX_SEED:
         raise UsageError(f"--seed {seed}: must be a 64-bit signed integer, from {MIN_SEED:,} "
