@@ -50,6 +50,18 @@ def run_settings(args: argparse.Namespace) -> Settings:
                                quiet=bool(args.quiet or args.json))
 
 
+def add_output_argument(parser: argparse.ArgumentParser, metavar: str, help: str, *,
+                        required: bool = False, old: str | None = None) -> None:
+    """``-o/--output FILE``: the one file a command exists to make (a bundle, a page, a re-run's
+    replay). A results file of many games, resumable, is ``--out FILE.jsonl`` (add_run_arguments);
+    other files are named by what they hold (--replay, --replays, --csv, --plot). ``old``: a
+    former spelling, still taken, not shown (given explicitly: argparse's prefix matching would
+    drop it as soon as another option starts with it)."""
+    parser.add_argument("-o", "--output", required=required, metavar=metavar, help=help)
+    if old is not None:
+        parser.add_argument(old, dest="output", metavar=metavar, help=argparse.SUPPRESS)
+
+
 def check_output_file(text: str, option: str) -> None:
     """Refuse, before any game is played, an output file that cannot be written (UsageError).
 
