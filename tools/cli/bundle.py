@@ -8,6 +8,7 @@ from pathlib import Path
 from referee.api import UsageError
 from tools.bundle.builder import CODINGAME_LIMIT, STRIP_MODES, build_bundle, plural, resolve_entry
 from tools.bundle.defaults import parse_defaults
+from tools.cli.options import add_output_argument
 
 
 def register(commands) -> None:
@@ -17,8 +18,7 @@ def register(commands) -> None:
         "needs nothing but Python's standard library. BOT is GAME/NAME for a built-in bot "
         "(xmas_rush/greedy), NAME with --game, or a path to a .py file.")
     parser.add_argument("bot", metavar="BOT")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT.py",
-                        help="the file to write ('-' for stdout)")
+    add_output_argument(parser, "OUT.py", "the file to write ('-' for stdout)", required=True)
     parser.add_argument("--game", help="the game of a built-in bot given by NAME alone")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="defaults",
                         help="bake in a parameter default, as the bot's option would set it "
