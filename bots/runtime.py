@@ -10,7 +10,6 @@ import random
 import sys
 import time
 
-
 _first_input_at: float | None = None     # when the referee's first input reached this process
 
 

@@ -4,7 +4,8 @@ from __future__ import annotations
 
 import argparse
 import random
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 from bots.runtime import add_budget_arguments, answer, clock_from, read_line, report
 from bots.search.choice import Choice

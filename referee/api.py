@@ -14,9 +14,9 @@ whom to ask what, within what time, and who won.
 from __future__ import annotations
 
 import enum
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, Sequence, runtime_checkable
-
+from typing import Any, NamedTuple, Protocol, runtime_checkable
 
 # -- errors: what a user can fix (BotArenaError) is apart from what is not theirs ---------------
 
@@ -126,7 +126,7 @@ class State(Protocol):
     def is_over(self) -> bool: ...
     def scores(self) -> Sequence[float]: ...
     def end_reason(self) -> str: ...
-    def clone(self) -> "State": ...
+    def clone(self) -> State: ...
 
 
 @runtime_checkable

@@ -8,17 +8,31 @@ from __future__ import annotations
 
 import time
 import traceback
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from typing import Any, Callable, Sequence
+from typing import Any
 
-from referee.api import (Answer, BotArenaError, BotFault, Fault, FaultRecord, Game,
-                         MatchCancelled, Player, Referee, RefereeError, Reply, Request, SeatTurn,
-                         TimeControl, TurnRecord)
+from referee.api import (
+    Answer,
+    BotArenaError,
+    BotFault,
+    Fault,
+    FaultRecord,
+    Game,
+    MatchCancelled,
+    Player,
+    Referee,
+    RefereeError,
+    Reply,
+    Request,
+    SeatTurn,
+    TimeControl,
+    TurnRecord,
+)
 from referee.harness.process import DEFAULT_MEMORY_MB, BotProcess
 from referee.harness.watchdog import GameWatchdog, WatchdogExpired, monitor
 from referee.player_log import log, logged
-from referee.result import (MatchResult, PlayerResult, _pdata_values, latency_summary, rank_seats,
-                            settle)
+from referee.result import MatchResult, PlayerResult, _pdata_values, latency_summary, rank_seats, settle
 from referee.rules_referee import RulesReferee
 
 # (the result's names are importable from here too, where the loop's callers look for them)

@@ -8,7 +8,7 @@ each input line it is sent is logged as ``seat0 << line``, each answer line as
 from __future__ import annotations
 
 import logging
-from typing import Sequence
+from collections.abc import Sequence
 
 from referee.api import Answer, BotFault, Player
 

@@ -121,7 +121,7 @@ def check_shape(replay: dict, where: str) -> None:
         need(isinstance(player, dict), field, "an object")
         need(isinstance(player.get("bot"), str), f"{field}.bot", "a bot name")
         argv = player.get("argv")
-        need(isinstance(argv, list) and argv and all(isinstance(word, str) for word in argv),
+        need(isinstance(argv, list) and len(argv) > 0 and all(isinstance(word, str) for word in argv),
              f"{field}.argv", "a non-empty list of strings")
     need(isinstance(replay["turns"], list), "'turns'", "a list")
     for index, turn in enumerate(replay["turns"]):

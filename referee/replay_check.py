@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass
-from typing import Any
+from typing import Any, NoReturn
 
 from referee.api import Fault, FaultRecord, Game, InvalidAction, TurnOrder
 from referee.result import settle
+
 
 @dataclass(frozen=True)
 class Difference:
@@ -115,8 +116,8 @@ class _Check:
         action = None
         if entry["output"] is None:
             kind = recorded_here[0] if recorded_here and isinstance(recorded_here[0], Fault) else None
-            _expect(kind is not None, turn, seat, "fault", _fault_text(recorded_here),
-                    "a fault (no answer is recorded)")
+            if kind is None:
+                _differ(turn, seat, "fault", _fault_text(recorded_here), "a fault (no answer is recorded)")
             self.faults[seat] = FaultRecord(kind, turn, "")
         else:
             self.answered[seat] += 1
@@ -135,7 +136,7 @@ class _Check:
         result = self.replay["result"]
         scores = [float(score) for score in self.state.scores()]
         ranks, reason, winner = settle(scores, self.faults, self.state.end_reason)
-        for seat, player in enumerate(result["players"]):
+        for seat in range(len(result["players"])):
             fault = _fault_key(self.faults[seat])
             _expect(self.recorded_faults[seat] == fault, None, seat, "fault",
                     _fault_text(self.recorded_faults[seat]), _fault_text(fault))
@@ -143,14 +144,18 @@ class _Check:
             for seat, player in enumerate(result["players"]):
                 _expect(player[field] == recomputed[seat], None, seat, field, player[field],
                         recomputed[seat])
-        for field, recomputed in (("winner", winner), ("reason", reason), ("turns", self.state.turn)):
-            _expect(result[field] == recomputed, None, None, field, result[field], recomputed)
+        for field, value in (("winner", winner), ("reason", reason), ("turns", self.state.turn)):
+            _expect(result[field] == value, None, None, field, result[field], value)
 
 
 def _expect(ok: bool, turn: int | None, seat: int | None, field: str, recorded: Any,
             recomputed: Any) -> None:
     if not ok:
-        raise _Disagree(Difference(turn, seat, field, recorded, recomputed))
+        _differ(turn, seat, field, recorded, recomputed)
+
+
+def _differ(turn: int | None, seat: int | None, field: str, recorded: Any, recomputed: Any) -> NoReturn:
+    raise _Disagree(Difference(turn, seat, field, recorded, recomputed))
 
 
 def _compare_lines(recorded: list[str], expected: list[str], turn: int, seat: int) -> None:

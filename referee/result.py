@@ -5,8 +5,9 @@ says how the game ended (rules, a fault, the referee failed) without parsing tha
 """
 from __future__ import annotations
 
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Any, Callable, Sequence
+from typing import Any
 
 from referee.api import Ending, FaultRecord, TurnRecord
 

@@ -7,10 +7,10 @@ answer: what does not change in a game is looked up once, in ``start``.
 """
 from __future__ import annotations
 
-from typing import Any, Callable, Sequence
+from collections.abc import Callable, Sequence
+from typing import Any
 
-from referee.api import (Game, InvalidAction, RefereeOutcome, Reply, Request, State,
-                         TimeControl)
+from referee.api import Game, InvalidAction, RefereeOutcome, Reply, Request, State, TimeControl
 
 _NONE_REFUSED: tuple[tuple[int, str], ...] = ()
 

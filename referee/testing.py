@@ -17,7 +17,7 @@ from __future__ import annotations
 import inspect
 import random
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from referee.api import Answer, BotFault, Codec, Fault, Game, State
 

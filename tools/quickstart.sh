@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# Set up a virtual environment in .venv (once), then: `demo` plays a demo game, `test` runs the tests.
+# Set up a virtual environment in .venv (once), then: `demo` plays a demo game, `test` runs the tests,
+# `check` the type and lint gate (mypy and ruff, configured in pyproject.toml).
 set -euo pipefail
 cd "$(dirname "$0")/.."
 python=${PYTHON:-python3}
@@ -26,7 +27,7 @@ setup() {
 # Playwright driving the system's chromium (the replay viewer); a part that is missing is skipped
 # with one line in the summary.
 TEST_EXTRAS="[test,cluster,view-test]"
-TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, hypothesis, distributed, playwright, referee"
+TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, hypothesis, mypy, ruff, distributed, playwright, referee"
 case "${1:-}" in
     demo)
         shift
@@ -36,6 +37,14 @@ case "${1:-}" in
         shift
         setup "$TEST_EXTRAS" "$TEST_MODULES"
         exec .venv/bin/python -m pytest "$@" ;;
+    check)
+        # every finding printed, both run, the status non-zero if either found anything
+        shift
+        setup "$TEST_EXTRAS" "$TEST_MODULES"
+        status=0
+        .venv/bin/mypy || status=1
+        .venv/bin/ruff check || status=1
+        exit $status ;;
     coverage)
         # the suite under coverage, bots and CLI subprocesses included; prints the total
         shift
@@ -67,6 +76,6 @@ case "${1:-}" in
         .venv/bin/python -m tests.coverage_report build/coverage/coverage.json || status=$?
         exit $status ;;
     *)
-        echo "usage: bash tools/quickstart.sh demo|test|coverage" >&2
+        echo "usage: bash tools/quickstart.sh demo|test|check|coverage" >&2
         exit 2 ;;
 esac

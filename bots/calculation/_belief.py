@@ -14,8 +14,14 @@ from __future__ import annotations
 import functools
 
 from bots.calculation._policy import waste_pile_for
-from referee.games.calculation.rules import (DECK_SIZE, FOUNDATIONS, NEEDS, TO_WASTE, WASTE_PILES,
-                                             CalculationState)
+from referee.games.calculation.rules import (
+    DECK_SIZE,
+    FOUNDATIONS,
+    NEEDS,
+    TO_WASTE,
+    WASTE_PILES,
+    CalculationState,
+)
 
 
 def distinct_actions(state: CalculationState) -> list[int]:
@@ -36,7 +42,7 @@ class Belief(CalculationState):
     __slots__ = ("counts", "left")
 
     @classmethod
-    def of(cls, state: CalculationState) -> "Belief":
+    def of(cls, state: CalculationState) -> Belief:
         belief = cls.__new__(cls)
         belief.foundations = state.foundations[:]
         belief.wastes = [pile[:] for pile in state.wastes]
@@ -47,7 +53,7 @@ class Belief(CalculationState):
         belief.left = sum(belief.counts)
         return belief
 
-    def clone(self) -> "Belief":
+    def clone(self) -> Belief:
         other = CalculationState.clone(self)
         other.counts = self.counts[:]
         other.left = self.left
@@ -90,7 +96,7 @@ class Deal(CalculationState):
         return distinct_actions(self)
 
     @classmethod
-    def guess(cls, belief: Belief, rng) -> "Deal":
+    def guess(cls, belief: Belief, rng) -> Deal:
         deal = cls.__new__(cls)
         deal.foundations = belief.foundations[:]
         deal.wastes = [pile[:] for pile in belief.wastes]

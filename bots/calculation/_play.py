@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from bots.calculation._belief import Belief, placed_fraction, won
 from bots.calculation._input import read_init, read_turn

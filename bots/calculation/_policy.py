@@ -10,8 +10,14 @@ against 33.0 and 3.6 % when only the top card counted (the fit rule alone).
 """
 from __future__ import annotations
 
-from referee.games.calculation.rules import (FOUNDATIONS, FROM_WASTE, FULL_SIZE, SEQUENCES, TO_WASTE,
-                                             CalculationState)
+from referee.games.calculation.rules import (
+    FOUNDATIONS,
+    FROM_WASTE,
+    FULL_SIZE,
+    SEQUENCES,
+    TO_WASTE,
+    CalculationState,
+)
 
 EMPTY_GAP = 4
 

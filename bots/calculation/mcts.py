@@ -80,8 +80,11 @@ def grow_tree(belief: Belief, budget: Budget, rng, c: float, playout, evaluate) 
     return root, deepest
 
 
+_HALF_GREEDY = playout_with(0.5)        # the default playout: half its moves greedy
+
+
 def infoset_mcts(belief: Belief, deadline: Deadline | None, rng, *, iterations: int | None,
-                 c: float = 0.1, playout=playout_with(0.5), evaluate=REWARDS["cards"]) -> Choice:
+                 c: float = 0.1, playout=_HALF_GREEDY, evaluate=REWARDS["cards"]) -> Choice:
     """Search ``belief`` (a choice, not a chance step); ``iterations`` counts playouts."""
     actions = belief.legal_actions()
     if len(actions) == 1:

@@ -1,4 +1,5 @@
-"""Greedy: steps onto the neighbouring cell with the most points (the first such, in UP RIGHT DOWN LEFT order)."""
+"""Greedy: steps onto the neighbouring cell with the most points (the first such, in UP RIGHT DOWN
+LEFT order)."""
 from __future__ import annotations
 
 from bots.number_maze._play import play, search_parser

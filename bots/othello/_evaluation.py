@@ -98,7 +98,7 @@ class OrderedState(OthelloState):
         return sorted(squares_of(self.moves), key=_RANK.__getitem__)
 
     @classmethod
-    def of(cls, state: OthelloState) -> "OrderedState":
+    def of(cls, state: OthelloState) -> OrderedState:
         ordered = cls.__new__(cls)
         for name in OthelloState.__slots__:
             setattr(ordered, name, getattr(state, name))

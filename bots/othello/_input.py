@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import random
-from typing import Callable
+from collections.abc import Callable
 
 from bots.othello._evaluation import OrderedState
 from bots.runtime import add_budget_arguments, answer, clock_from, read_line, read_lines, report

@@ -10,11 +10,22 @@ paranoid (every other seat minimizes).
 from __future__ import annotations
 
 import math
+import random
+from collections.abc import Sequence
+from typing import Any
 
 from bots.search import montecarlo
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
-from bots.search.playout import Evaluate, leaf_values, outcome_value, random_playout, seat_count
+from bots.search.playout import (
+    Evaluate,
+    Playout,
+    State,
+    leaf_values,
+    outcome_value,
+    random_playout,
+    seat_count,
+)
 
 PLY_DISCOUNT = 1e-3     # a win found sooner scores a little higher, a loss a little later
 
@@ -34,14 +45,14 @@ class _TreeSearch:
         self.budget = budget
         self.cut = False
 
-    def leaf(self, state, ply: int) -> float:
+    def leaf(self, state: State, ply: int) -> float:
         if state.is_over():
             value = outcome_value(state, self.seat)
             return 0.5 + (value - 0.5) * (1.0 - ply * PLY_DISCOUNT)
         self.cut = True
         return self.evaluate(state, self.seat) if self.evaluate is not None else 0.5
 
-    def minimax(self, state, depth: int, ply: int) -> float:
+    def minimax(self, state: State, depth: int, ply: int) -> float:
         if not self.budget.spend():
             raise _OutOfBudget
         if depth == 0 or state.is_over():
@@ -54,7 +65,7 @@ class _TreeSearch:
             values.append(self.minimax(child, depth - 1, ply + 1))
         return max(values) if mover == self.seat else min(values)
 
-    def alphabeta(self, state, depth: int, ply: int, alpha: float, beta: float) -> float:
+    def alphabeta(self, state: State, depth: int, ply: int, alpha: float, beta: float) -> float:
         """Fail-soft alpha-beta: the exact minimax value when it lies inside (alpha, beta)."""
         if not self.budget.spend():
             raise _OutOfBudget
@@ -80,7 +91,7 @@ class _TreeSearch:
                 break
         return best
 
-    def root(self, state, actions: list, depth: int, pruned: bool) -> tuple[object, float, bool]:
+    def root(self, state: State, actions: Sequence[Any], depth: int, pruned: bool) -> tuple[Any, float, bool]:
         """The best root action at ``depth`` plies: (action, value, completed).
 
         When the budget ends part-way the best action among those searched so far is returned
@@ -102,7 +113,8 @@ class _TreeSearch:
         return best_action, best_value, True
 
 
-def _fixed_depth(state, depth: int, evaluate, deadline, iterations, pruned: bool) -> Choice:
+def _fixed_depth(state: State, depth: int, evaluate: Evaluate | None, deadline: Deadline | None,
+                 iterations: int | None, pruned: bool) -> Choice:
     if depth < 1:
         raise ValueError(f"depth must be >= 1, got {depth}")
     seat = state.acting_seats()[0]
@@ -115,7 +127,7 @@ def _fixed_depth(state, depth: int, evaluate, deadline, iterations, pruned: bool
     return Choice(action, budget.used, depth if completed else 0, value)
 
 
-def minimax(state, depth: int, *, evaluate: Evaluate | None = None, deadline: Deadline | None = None,
+def minimax(state: State, depth: int, *, evaluate: Evaluate | None = None, deadline: Deadline | None = None,
             iterations: int | None = None) -> Choice:
     """Plain minimax to ``depth`` plies; positions cut there are scored by ``evaluate`` (else 0.5).
 
@@ -125,13 +137,13 @@ def minimax(state, depth: int, *, evaluate: Evaluate | None = None, deadline: De
     return _fixed_depth(state, depth, evaluate, deadline, iterations, False)
 
 
-def alphabeta(state, depth: int, *, evaluate: Evaluate | None = None,
+def alphabeta(state: State, depth: int, *, evaluate: Evaluate | None = None,
               deadline: Deadline | None = None, iterations: int | None = None) -> Choice:
     """Alpha-beta to ``depth`` plies: the same action and value as ``minimax``, fewer nodes."""
     return _fixed_depth(state, depth, evaluate, deadline, iterations, True)
 
 
-def iterative_deepening(state, *, deadline: Deadline | None = None, iterations: int | None = None,
+def iterative_deepening(state: State, *, deadline: Deadline | None = None, iterations: int | None = None,
                         max_depth: int | None = None, evaluate: Evaluate | None = None,
                         pruned: bool = True) -> Choice:
     """Alpha-beta (or minimax, ``pruned=False``) at depth 1, 2, ... until the budget ends.
@@ -165,9 +177,10 @@ def iterative_deepening(state, *, deadline: Deadline | None = None, iterations: 
     return Choice(best.action, budget.used, best.depth, best.value)
 
 
-def pmc(state, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
-        playouts_per_action: int | None = None, playout_depth: int | None = None,
-        evaluate: Evaluate | None = None, playout=random_playout) -> Choice:
+def pmc(state: State, *, rng: random.Random, deadline: Deadline | None = None,
+        iterations: int | None = None, playouts_per_action: int | None = None,
+        playout_depth: int | None = None, evaluate: Evaluate | None = None,
+        playout: Playout = random_playout) -> Choice:
     """Primitive Monte Carlo for the seat to move (see ``bots.search.montecarlo.pmc``)."""
     return montecarlo.pmc(state, state.acting_seats()[0], rng=rng, deadline=deadline,
                           iterations=iterations, playouts_per_action=playouts_per_action,
@@ -177,41 +190,44 @@ def pmc(state, *, rng, deadline: Deadline | None = None, iterations: int | None 
 class _Node:
     """A tree node: the action that led here, the seat that played it, its position (made on
     the first visit, so an iteration applies one action instead of replaying its whole path),
-    its children and its statistics."""
+    its children (None until expanded) and its statistics."""
 
     __slots__ = ("action", "mover", "state", "over", "children", "visits", "total", "expanded_at")
 
-    def __init__(self, action, mover: int) -> None:
+    def __init__(self, action: Any, mover: int) -> None:
         self.action = action
         self.mover = mover
-        self.state = None
+        self.state: State | None = None
         self.over = False
         self.children: list[_Node] | None = None
         self.visits = 0
         self.total = 0.0
         self.expanded_at = 0
 
-    def reach(self, parent_state) -> None:
+    def reach(self, parent_state: State) -> State:
         """Make this node's position: the parent's with this node's action played."""
         state = parent_state.clone()
         state.apply((self.action,))
         self.state = state
         self.over = state.is_over()
+        return state
 
-    def expand(self) -> None:
-        mover = self.state.acting_seats()[0]
-        self.children = [_Node(action, mover) for action in self.state.legal_actions(mover)]
+    def expand(self, state: State) -> list[_Node]:
+        """Add a child per legal action in ``state`` (this node's position)."""
+        mover = state.acting_seats()[0]
+        children = self.children = [_Node(action, mover) for action in state.legal_actions(mover)]
         self.expanded_at = self.visits
+        return children
 
-    def select(self, c: float) -> "_Node":
+    def select(self, children: list[_Node], c: float) -> _Node:
         """The first unvisited child, else the child with the highest UCB1 for its mover."""
-        best, best_score = None, -math.inf
-        for child in self.children:
+        for child in children:
             if child.visits == 0:
                 return child
+        best, best_score = children[0], -math.inf
         spread = 2.0 * math.log(self.visits - self.expanded_at)
         sqrt = math.sqrt
-        for child in self.children:
+        for child in children:
             visits = child.visits
             score = child.total / visits + c * sqrt(spread / visits)
             if score > best_score:
@@ -219,9 +235,10 @@ class _Node:
         return best
 
 
-def mcts(state, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
-         c: float = 1.0, expand_threshold: int = 10, playout_depth: int | None = None,
-         evaluate: Evaluate | None = None, playout=random_playout) -> Choice:
+def mcts(state: State, *, rng: random.Random, deadline: Deadline | None = None,
+         iterations: int | None = None, c: float = 1.0, expand_threshold: int = 10,
+         playout_depth: int | None = None, evaluate: Evaluate | None = None,
+         playout: Playout = random_playout) -> Choice:
     """Monte Carlo tree search with UCB1 (``w/n + c*sqrt(2 ln t / n)``), final choice by visits.
 
     A leaf is played out from until it has ``expand_threshold`` visits, then its children are
@@ -229,32 +246,29 @@ def mcts(state, *, rng, deadline: Deadline | None = None, iterations: int | None
     limited to strictly alternating turns. ``iterations`` counts playouts.
     """
     root = _Node(None, -1)
-    root.state = state
-    root.expand()
-    if len(root.children) == 1:
-        return Choice(root.children[0].action, 0, 0, 0.5)
+    children = root.expand(state)
+    if len(children) == 1:
+        return Choice(children[0].action, 0, 0, 0.5)
     budget = Budget(deadline, iterations)
     seats = seat_count(state)
     threshold = max(expand_threshold, 1)
     deepest = 0
     while budget.spend():
-        node = root
+        node, current = root, state
         path = [root]
-        while node.children is not None:
-            parent_state = node.state
-            node = node.select(c)
-            if node.state is None:
-                node.reach(parent_state)
+        while (below := node.children) is not None:
+            node = node.select(below, c)
+            reached = node.state
+            current = reached if reached is not None else node.reach(current)
             path.append(node)
         if len(path) - 1 > deepest:
             deepest = len(path) - 1
         if not node.over and node.visits + 1 >= threshold:
-            node.expand()
-        rewards = leaf_values(node.state, node.over, seats, rng, playout, playout_depth, evaluate)
+            node.expand(current)
+        rewards = leaf_values(current, node.over, seats, rng, playout, playout_depth, evaluate)
         for visited in path:
             visited.visits += 1
             if visited.mover >= 0:
                 visited.total += rewards[visited.mover]
-    children = root.children
     return montecarlo.choice_by([child.action for child in children], [child.total for child in children],
                                 [child.visits for child in children], budget.used, deepest, by_visits=True)

@@ -12,21 +12,25 @@ are the distinct cards left unseen, each with probability count / cards left.
 """
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
 from typing import Any, Protocol
 
 from bots.search.choice import ActionStats, Choice
 from bots.search.deadline import Budget, Deadline
-from bots.search.playout import Evaluate
+from bots.search.playout import Evaluate, Playout, State
 from bots.search.single import score_of
 
 
-class ChanceState(Protocol):
+class ChanceState(State, Protocol):
+    """A State whose next step may be nature's (see the module docstring)."""
+
     def is_chance(self) -> bool: ...
     def chance_outcomes(self) -> list[tuple[Any, float]]: ...
     def apply_chance(self, outcome: Any) -> None: ...
 
 
-def sample_outcome(outcomes: list[tuple[Any, float]], rng) -> Any:
+def sample_outcome(outcomes: list[tuple[Any, float]], rng: random.Random) -> Any:
     """One outcome drawn with its probability."""
     point = rng.random()
     for outcome, probability in outcomes:
@@ -36,7 +40,7 @@ def sample_outcome(outcomes: list[tuple[Any, float]], rng) -> Any:
     return outcomes[-1][0]
 
 
-def chance_playout(state, rng, max_turns: int | None = None) -> None:
+def chance_playout(state: ChanceState, rng: random.Random, max_turns: int | None = None) -> None:
     """Random legal actions, and chance outcomes drawn by their probabilities, until the game
     ends (or after ``max_turns`` steps, chance steps included). Mutates ``state``."""
     rand = rng.random
@@ -61,7 +65,8 @@ class _SimpleTree:
 
     __slots__ = ("seat", "playouts", "evaluate", "playout", "playout_depth", "rng", "budget")
 
-    def __init__(self, seat, playouts, evaluate, playout, playout_depth, rng, budget) -> None:
+    def __init__(self, seat: int, playouts: int, evaluate: Evaluate, playout: Playout,
+                 playout_depth: int | None, rng: random.Random, budget: Budget) -> None:
         self.seat = seat
         self.playouts = playouts
         self.evaluate = evaluate
@@ -70,7 +75,7 @@ class _SimpleTree:
         self.rng = rng
         self.budget = budget
 
-    def value(self, state, level: int) -> float:
+    def value(self, state: ChanceState, level: int) -> float:
         if state.is_over():
             return self.evaluate(state, self.seat)
         if level == 0:
@@ -99,9 +104,10 @@ class _SimpleTree:
         return best if best is not None else self.evaluate(state, self.seat)   # stuck: no move
 
 
-def simple_tree(state, *, rng, levels: int, playouts: int, deadline: Deadline | None = None,
-                iterations: int | None = None, evaluate: Evaluate | None = None,
-                playout=chance_playout, playout_depth: int | None = None) -> Choice:
+def simple_tree(state: ChanceState, *, rng: random.Random, levels: int, playouts: int,
+                deadline: Deadline | None = None, iterations: int | None = None,
+                evaluate: Evaluate | None = None, playout: Playout = chance_playout,
+                playout_depth: int | None = None) -> Choice:
     """Expand ``levels`` steps (choices and chance steps alike), run ``playouts`` playouts at
     every leaf, average over chance outcomes, maximize over choices; answer the root choice
     with the highest value.
@@ -139,7 +145,7 @@ def simple_tree(state, *, rng, levels: int, playouts: int, deadline: Deadline | 
     return Choice(answer.action, budget.used, answer.depth, answer.value, answer.stats)
 
 
-def _best(actions, values, used: int, level: int, playouts: int) -> Choice:
+def _best(actions: Sequence[Any], values: list[float], used: int, level: int, playouts: int) -> Choice:
     best = max(range(len(values)), key=lambda index: (values[index], -index))
     stats = tuple(ActionStats(action, playouts, value) for action, value in zip(actions, values))
     return Choice(actions[best], used, level, values[best], stats)

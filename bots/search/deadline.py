@@ -16,15 +16,15 @@ class Deadline:
         self.at = at
 
     @classmethod
-    def after(cls, seconds: float) -> "Deadline":
+    def after(cls, seconds: float) -> Deadline:
         return cls(_clock() + seconds)
 
     @classmethod
-    def after_ms(cls, milliseconds: float) -> "Deadline":
+    def after_ms(cls, milliseconds: float) -> Deadline:
         return cls(_clock() + milliseconds / 1000)
 
     @classmethod
-    def never(cls) -> "Deadline":
+    def never(cls) -> Deadline:
         return cls(math.inf)
 
     def expired(self) -> bool:
@@ -34,7 +34,7 @@ class Deadline:
         """Seconds left (never negative; ``inf`` for a deadline that never comes)."""
         return max(self.at - _clock(), 0.0)
 
-    def share(self, fraction: float) -> "Deadline":
+    def share(self, fraction: float) -> Deadline:
         """A deadline ``fraction`` of the remaining time from now (itself if it never comes)."""
         if self.at == math.inf:
             return self
@@ -105,11 +105,11 @@ class Budget:
         return True
 
     @classmethod
-    def bounded_or_not(cls, deadline: Deadline | None, iterations: int | None) -> "Budget":
+    def bounded_or_not(cls, deadline: Deadline | None, iterations: int | None) -> Budget:
         """A budget that may also be no budget at all (for searches that end by themselves)."""
         return cls(Deadline.never() if deadline is None and iterations is None else deadline, iterations)
 
-    def split(self, fraction: float) -> "Budget":
+    def split(self, fraction: float) -> Budget:
         """A budget for a sub-search: ``fraction`` of the remaining time and iterations."""
         deadline = None
         if self.deadline_at != math.inf:

@@ -10,17 +10,20 @@
 from __future__ import annotations
 
 import math
-from typing import Any, Callable
+import random
+from collections.abc import Callable, Sequence
+from typing import Any
 
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
 from bots.search.montecarlo import choice_by
-from bots.search.playout import Evaluate, outcome_value, random_playout
+from bots.search.playout import Evaluate, Playout, State, outcome_value, random_playout
 from bots.search.simultaneous import JointNode, run_duct
 
 
-def worst_cases(state, seat: int, mine: list, theirs: list, evaluate: Evaluate | None,
-                budget: Budget, ignore_pair: Callable[[Any, Any], bool] | None = None,
+def worst_cases(state: State, seat: int, mine: Sequence[Any], theirs: Sequence[Any],
+                evaluate: Evaluate | None, budget: Budget,
+                ignore_pair: Callable[[Any, Any], bool] | None = None,
                 their_worst: list[float] | None = None) -> list[float]:
     """Each own action's worst value over the opponent's replies (one ply, ``seat``'s view).
 
@@ -34,7 +37,7 @@ def worst_cases(state, seat: int, mine: list, theirs: list, evaluate: Evaluate |
     other = acting[1] if first else acting[0]
     if their_worst is not None:
         their_worst[:] = [math.inf] * len(theirs)
-    rows = []
+    rows: list[float] = []
     for action in mine:
         if not budget.available():
             rows.extend([-math.inf] * (len(mine) - len(rows)))
@@ -63,10 +66,11 @@ def best_indices(scores: list[float], keep: int) -> list[int]:
     return sorted(ranked)
 
 
-def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
-           keep: int = 3, playout_depth: int | None = 2, opponent_share: float = 0.15,
-           c: float = 1.0, expand_threshold: int = 5, evaluate: Evaluate | None = None,
-           playout=random_playout, ignore_pair: Callable[[Any, Any], bool] | None = None,
+def hybrid(state: State, seat: int, *, rng: random.Random, deadline: Deadline | None = None,
+           iterations: int | None = None, keep: int = 3, playout_depth: int | None = 2,
+           opponent_share: float = 0.15, c: float = 1.0, expand_threshold: int = 5,
+           evaluate: Evaluate | None = None, playout: Playout = random_playout,
+           ignore_pair: Callable[[Any, Any], bool] | None = None,
            matrix_share: float = 1.0, opponent_pruning: str = "search", zero_sum: bool = False) -> Choice:
     """Minimax-pruned DUCT (see the module docstring). ``iterations`` counts DUCT playouts over
     both DUCT runs; the matrix of step 1 is not counted but stops at the deadline, or once it has
@@ -90,7 +94,7 @@ def hybrid(state, seat: int, *, rng, deadline: Deadline | None = None, iteration
         return Choice(mine[0], 0, 0, 0.5)
     budget = Budget(deadline, iterations)
     threshold = max(expand_threshold, 1)
-    their_worst = [] if opponent_pruning == "minimax" else None
+    their_worst: list[float] | None = [] if opponent_pruning == "minimax" else None
     if len(mine) > keep:
         matrix_budget = budget if matrix_share >= 1.0 else budget.split(matrix_share)
         rows = worst_cases(state, seat, mine, theirs, evaluate, matrix_budget, ignore_pair, their_worst)

@@ -1,14 +1,19 @@
 """Primitive Monte Carlo for any turn order, and the final choice the bandit searches share."""
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from typing import Any
+
 from bots.search.choice import ActionStats, Choice
 from bots.search.deadline import Budget, Deadline
-from bots.search.playout import Evaluate, random_playout, seat_value
+from bots.search.playout import Evaluate, Playout, State, random_playout, seat_value
 
 
-def pmc(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
-        playouts_per_action: int | None = None, playout_depth: int | None = None,
-        evaluate: Evaluate | None = None, playout=random_playout) -> Choice:
+def pmc(state: State, seat: int, *, rng: random.Random, deadline: Deadline | None = None,
+        iterations: int | None = None, playouts_per_action: int | None = None,
+        playout_depth: int | None = None, evaluate: Evaluate | None = None,
+        playout: Playout = random_playout) -> Choice:
     """Primitive Monte Carlo: each of ``seat``'s actions in turn, any other acting seat random,
     then a playout (cut after ``playout_depth`` turns and scored by ``evaluate`` when given).
 
@@ -31,7 +36,7 @@ def pmc(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: 
     visits = [0] * len(actions)
     count = len(actions)
     index = 0
-    joint = [None] * len(acting)
+    joint: list[Any] = [None] * len(acting)
     while budget.spend():
         joint[mine] = actions[index]
         for position, legal in others:
@@ -46,7 +51,8 @@ def pmc(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: 
     return choice_by(actions, totals, visits, budget.used, depth, by_visits=False)
 
 
-def choice_by(actions, totals, visits, used: int, depth: int, by_visits: bool) -> Choice:
+def choice_by(actions: Sequence[Any], totals: Sequence[float], visits: Sequence[int], used: int,
+              depth: int, by_visits: bool) -> Choice:
     """The action with the most visits (ties: best mean) or the best mean (ties: first)."""
     means = [totals[i] / visits[i] if visits[i] else 0.0 for i in range(len(actions))]
     if by_visits:

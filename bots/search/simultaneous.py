@@ -7,12 +7,14 @@ DUCT keeps each seat's statistics separately, so the evaluations need not sum to
 from __future__ import annotations
 
 import math
-from typing import Any, Mapping, Sequence
+import random
+from collections.abc import Mapping, Sequence
+from typing import Any
 
 from bots.search.choice import Choice
 from bots.search.deadline import Budget, Deadline
 from bots.search.montecarlo import choice_by, pmc
-from bots.search.playout import Evaluate, leaf_values, random_playout, seat_count, seat_value
+from bots.search.playout import Evaluate, Playout, State, leaf_values, random_playout, seat_count, seat_value
 
 __all__ = ["JointNode", "duct", "mcts", "pmc", "run_duct"]
 
@@ -36,28 +38,37 @@ class JointNode:
     __slots__ = ("state", "over", "seats", "actions", "visits", "totals", "scores", "spread",
                  "rescore_at", "tried", "children", "visits_here")
 
-    def __init__(self, state) -> None:
-        # a leaf allocates nothing: most leaves of a wide node are never expanded
+    # set by expand(); a leaf allocates nothing: most leaves of a wide node are never expanded
+    seats: tuple[int, ...]
+    visits: list[list[int]]
+    totals: list[list[float]]
+    scores: list[list[float]]
+    spread: float
+    rescore_at: int
+    tried: list[int]
+    children: dict[int, JointNode]
+
+    def __init__(self, state: State) -> None:
         self.state = state
         self.over = state.is_over()
-        self.actions: list[Sequence] | None = None
+        self.actions: list[Sequence[Any]] | None = None
         self.visits_here = 0
 
-    # seats, visits, totals, scores, spread, rescore_at, tried, children: set by expand()
-
-    def expand(self, restrict: Mapping[int, Sequence] | None = None) -> None:
+    def expand(self, restrict: Mapping[int, Sequence[Any]] | None = None) -> list[Sequence[Any]]:
+        """Give the node its statistics: per acting seat its legal actions (or ``restrict``'s)."""
         state = self.state
         self.seats = tuple(state.acting_seats())
-        self.actions = [list(restrict[seat]) if restrict and seat in restrict else state.legal_actions(seat)
-                        for seat in self.seats]
-        self.visits = [[0] * len(actions) for actions in self.actions]
-        self.totals = [[0.0] * len(actions) for actions in self.actions]
-        self.scores = [[0.0] * len(actions) for actions in self.actions]
+        actions = self.actions = [list(restrict[seat]) if restrict and seat in restrict
+                                  else state.legal_actions(seat) for seat in self.seats]
+        self.visits = [[0] * len(choices) for choices in actions]
+        self.totals = [[0.0] * len(choices) for choices in actions]
+        self.scores = [[0.0] * len(choices) for choices in actions]
         self.spread = 0.0
         self.rescore_at = 0
         self.tried = [0] * len(self.seats)
-        self.children: dict[int, JointNode] = {}
+        self.children = {}
         self.visits_here = 0
+        return actions
 
     def rescore(self, spread_scale: float) -> None:
         """Recompute every UCB1 score ``w/n + sqrt(spread / n)`` for the current ``ln t``."""
@@ -70,10 +81,12 @@ class JointNode:
                         for total, count in zip(totals, visits)]
                        for totals, visits in zip(self.totals, self.visits)]
 
-    def select(self, spread_scale: float) -> tuple[int, list[int], tuple]:
+    def select(self, seat_actions: list[Sequence[Any]], spread_scale: float
+               ) -> tuple[int, list[int], tuple[Any, ...]]:
         """Each seat's own UCB1 choice, untried actions first: (joint key, indices, joint action).
 
-        ``spread_scale`` is 2 C^2, so that C sqrt(2 ln t / n) is sqrt(spread / n).
+        ``seat_actions`` is the node's ``actions`` (it is expanded); ``spread_scale`` is 2 C^2, so
+        that C sqrt(2 ln t / n) is sqrt(spread / n).
         """
         visits_here = self.visits_here
         exact = visits_here < RESCORE_GROWTH        # few visits: compute UCB1 afresh, store nothing
@@ -86,7 +99,7 @@ class JointNode:
         key = 0
         tried_counts = self.tried
         position = 0
-        for actions in self.actions:
+        for actions in seat_actions:
             width = len(actions)
             tried = tried_counts[position]
             if tried < width:
@@ -109,9 +122,10 @@ class JointNode:
         return key, indices, tuple(joint)
 
 
-def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
-         c: float = 1.0, expand_threshold: int = 5, playout_depth: int | None = None,
-         evaluate: Evaluate | None = None, playout=random_playout,
+def duct(state: State, seat: int, *, rng: random.Random, deadline: Deadline | None = None,
+         iterations: int | None = None, c: float = 1.0, expand_threshold: int = 5,
+         playout_depth: int | None = None, evaluate: Evaluate | None = None,
+         playout: Playout = random_playout,
          root_actions: Mapping[int, Sequence[Any]] | None = None, zero_sum: bool = False) -> Choice:
     """Decoupled UCT: every acting seat picks its own action by UCB1 on its own statistics.
 
@@ -125,11 +139,11 @@ def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
     if c < 0:
         raise ValueError(f"c must be >= 0, got {c}")
     root = JointNode(state)
-    root.expand(root_actions)
+    seat_actions = root.expand(root_actions)
     if seat not in root.seats:
         raise ValueError(f"seat {seat} does not act in this position (acting: {root.seats})")
     position = root.seats.index(seat)
-    actions = root.actions[position]
+    actions = seat_actions[position]
     if len(actions) == 1:
         return Choice(actions[0], 0, 0, 0.5)
     budget = Budget(deadline, iterations)
@@ -140,8 +154,9 @@ def duct(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
                      by_visits=True)
 
 
-def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: int,
-             playout_depth: int | None, evaluate: Evaluate | None, playout, zero_sum: bool = False) -> int:
+def run_duct(root: JointNode, state: State, budget: Budget, rng: random.Random, c: float,
+             threshold: int, playout_depth: int | None, evaluate: Evaluate | None, playout: Playout,
+             zero_sum: bool = False) -> int:
     """DUCT iterations from an expanded ``root`` until ``budget`` ends; returns the depth reached."""
     seats = seat_count(state)
     spread_scale = 2.0 * c * c
@@ -150,8 +165,8 @@ def run_duct(root: JointNode, state, budget: Budget, rng, c: float, threshold: i
     while budget.spend():
         node = root
         path = []
-        while node.actions is not None:
-            key, indices, joint = node.select(spread_scale)
+        while (seat_actions := node.actions) is not None:
+            key, indices, joint = node.select(seat_actions, spread_scale)
             path.append((node, indices))
             child = node.children.get(key)
             if child is None:
@@ -193,34 +208,37 @@ class _OwnNode:
 
     __slots__ = ("action", "children", "visits", "total", "expanded_at")
 
-    def __init__(self, action) -> None:
+    def __init__(self, action: Any) -> None:
         self.action = action
         self.children: list[_OwnNode] | None = None
         self.visits = 0
         self.total = 0.0
         self.expanded_at = 0
 
-    def expand(self, actions) -> None:
-        self.children = [_OwnNode(action) for action in actions]
+    def expand(self, actions: Sequence[Any]) -> list[_OwnNode]:
+        children = self.children = [_OwnNode(action) for action in actions]
         self.expanded_at = self.visits
+        return children
 
-    def select(self, c: float) -> "_OwnNode":
-        for child in self.children:
+    def select(self, children: list[_OwnNode], c: float) -> _OwnNode:
+        """The first unvisited of ``children`` (this node's), else the one with the highest UCB1."""
+        for child in children:
             if child.visits == 0:
                 return child
         spread = 2.0 * math.log(max(self.visits - self.expanded_at, 1))
         sqrt = math.sqrt
-        best, best_score = None, -math.inf
-        for child in self.children:
+        best, best_score = children[0], -math.inf
+        for child in children:
             score = child.total / child.visits + c * sqrt(spread / child.visits)
             if score > best_score:
                 best, best_score = child, score
         return best
 
 
-def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations: int | None = None,
-         c: float = 1.0, expand_threshold: int = 5, playout_depth: int | None = None,
-         evaluate: Evaluate | None = None, playout=random_playout) -> Choice:
+def mcts(state: State, seat: int, *, rng: random.Random, deadline: Deadline | None = None,
+         iterations: int | None = None, c: float = 1.0, expand_threshold: int = 5,
+         playout_depth: int | None = None, evaluate: Evaluate | None = None,
+         playout: Playout = random_playout) -> Choice:
     """MCTS over ``seat``'s own actions only; the other seats' moves are random, part of the
     environment (open loop: each iteration replays the path with fresh random replies).
 
@@ -230,7 +248,7 @@ def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
     if len(actions) == 1:
         return Choice(actions[0], 0, 0, 0.5)
     root = _OwnNode(None)
-    root.expand(actions)
+    children = root.expand(actions)
     budget = Budget(deadline, iterations)
     threshold = max(expand_threshold, 1)
     rand = rng.random
@@ -242,14 +260,16 @@ def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
         while not current.is_over():
             acting = current.acting_seats()
             mine = seat in acting
-            if mine and node.children is None:
-                if node.visits + 1 >= threshold:
-                    node.expand(current.legal_actions(seat))
-                break
+            if mine:
+                below = node.children
+                if below is None:
+                    if node.visits + 1 >= threshold:
+                        node.expand(current.legal_actions(seat))
+                    break
+                child = node.select(below, c)
             joint = []
             for other in acting:
                 if other == seat:
-                    child = node.select(c)
                     if child.action not in current.legal_actions(seat):
                         break
                     joint.append(child.action)
@@ -269,6 +289,5 @@ def mcts(state, seat: int, *, rng, deadline: Deadline | None = None, iterations:
         for visited in path:
             visited.visits += 1
             visited.total += reward
-    children = root.children
     return choice_by([child.action for child in children], [child.total for child in children],
                      [child.visits for child in children], budget.used, deepest, by_visits=True)

@@ -9,18 +9,20 @@ from __future__ import annotations
 
 import heapq
 import itertools
+from typing import Any
 
 from bots.search.choice import ActionStats, Choice
 from bots.search.deadline import Budget, Deadline
-from bots.search.playout import Evaluate
+from bots.search.playout import Evaluate, State
 
 
-def score_of(state, seat: int) -> float:
+def score_of(state: State, seat: int) -> float:
     """The default single-player evaluation: the seat's current score."""
     return state.scores()[seat]
 
 
-def _children(state, seat: int, evaluate: Evaluate, first=None):
+def _children(state: State, seat: int, evaluate: Evaluate, first: Any = None
+              ) -> list[tuple[float, State, Any]]:
     """(value, child, first action) for every legal action of ``seat`` in ``state``."""
     result = []
     for action in state.legal_actions(seat):
@@ -30,7 +32,7 @@ def _children(state, seat: int, evaluate: Evaluate, first=None):
     return result
 
 
-def greedy(state, *, evaluate: Evaluate | None = None) -> Choice:
+def greedy(state: State, *, evaluate: Evaluate | None = None) -> Choice:
     """The action whose next state evaluates best (ties: the first)."""
     seat = state.acting_seats()[0]
     children = _children(state, seat, evaluate or score_of)
@@ -39,7 +41,7 @@ def greedy(state, *, evaluate: Evaluate | None = None) -> Choice:
     return Choice(children[best][2], 1, 1, children[best][0], stats)
 
 
-def beam(state, *, width: int, depth: int | None = None, deadline: Deadline | None = None,
+def beam(state: State, *, width: int, depth: int | None = None, deadline: Deadline | None = None,
          iterations: int | None = None, evaluate: Evaluate | None = None) -> Choice:
     """Beam search: keep the ``width`` best states per level, ``depth`` levels (None: until the
     game ends or the budget does); answers the first action of the best state of the deepest
@@ -71,7 +73,7 @@ def beam(state, *, width: int, depth: int | None = None, deadline: Deadline | No
     return Choice(best[2], budget.used, reached, best[0])
 
 
-def chokudai(state, *, depth: int, width: int = 1, beams: int | None = None,
+def chokudai(state: State, *, depth: int, width: int = 1, beams: int | None = None,
              deadline: Deadline | None = None, iterations: int | None = None,
              evaluate: Evaluate | None = None) -> Choice:
     """Chokudai search: repeated passes of a narrow beam (``width`` states per level) over

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from bots.search.alternating import mcts
-from bots.turns import add_uct_options
 from bots.tictactoe._play import play, search_parser
+from bots.turns import add_uct_options
 
 
 def build_parser():

@@ -2,8 +2,8 @@
 from __future__ import annotations
 
 from bots.search.alternating import pmc
-from bots.turns import add_playouts_option
 from bots.tictactoe._play import play, search_parser
+from bots.turns import add_playouts_option
 
 
 def build_parser():

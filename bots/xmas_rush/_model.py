@@ -15,8 +15,15 @@ order the caller gives).
 """
 from __future__ import annotations
 
-from referee.games.xmas_rush.board import (CELL_BITS, CELLS, DELTA, FULL_MASK, ITEM_SHIFT, SIZE,
-                                           manhattan, reachable)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    CELLS,
+    DELTA,
+    FULL_MASK,
+    SIZE,
+    manhattan,
+    reachable,
+)
 from referee.games.xmas_rush.rules import HAND, MAX_GAME_TURNS, MAX_STALE_PUSH_TURNS, MOVED, Move
 
 AUTO = -1                       # the search's MOVE action: collect what is reachable (see above)
@@ -103,7 +110,7 @@ class SearchState:
                  "stale", "over", "target", "visible", "root_turn", "root_actions", "_conn")
 
     @classmethod
-    def from_rules(cls, state, root_actions: tuple = (None, None)) -> "SearchState":
+    def from_rules(cls, state, root_actions: tuple = (None, None)) -> SearchState:
         """``state`` (a rules ``XmasRushState``, decks already determinized) as a search state.
 
         ``root_actions``: per seat, what it may choose from at the root (``Move`` answers on a
@@ -131,7 +138,7 @@ class SearchState:
         model.collect_under()          # the rules' item check right after the input was sent
         return model
 
-    def clone(self) -> "SearchState":
+    def clone(self) -> SearchState:
         other = SearchState.__new__(SearchState)
         other.board = self.board
         other.hands = self.hands

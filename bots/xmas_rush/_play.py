@@ -12,7 +12,7 @@ import gc
 import random
 import time
 from collections import deque
-from typing import Callable
+from collections.abc import Callable
 
 from bots.runtime import add_budget_arguments, answer, clock_from, read_line, report
 from bots.search.choice import Choice
@@ -97,7 +97,8 @@ class StaleCounter:
         self.stale = 0
 
     def update(self, state: XmasRushState) -> int:
-        """The stale count at ``state``: the last PUSH turn left the same tiles and hands as the one before."""
+        """The stale count at ``state``: the last PUSH turn left the same tiles and hands as the one
+        before."""
         if state.is_push_turn():
             tiles = (state.board & TILE_BITS, tuple(hand & 15 for hand in state.hands), state.turn)
             if self.tiles is not None and tiles[:2] == self.tiles[:2] and tiles[2] == self.tiles[2] + 2:

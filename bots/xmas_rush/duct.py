@@ -1,4 +1,5 @@
-"""DUCT: decoupled UCT over both players' pushes, playouts cut after --depth turns and evaluated; plays its most visited action.
+"""DUCT: decoupled UCT over both players' pushes, playouts cut after --depth turns and evaluated;
+plays its most visited action.
 
 Each player picks by UCB1 on its own statistics at every node of the joint-action tree
 (28 x 28 pushes on PUSH turns; on MOVE turns the bot's planned paths against the opponent's

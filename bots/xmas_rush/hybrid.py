@@ -1,4 +1,5 @@
-"""Minimax-pruned DUCT (seed 002): a one-ply minimax keeps both players' --keep best pushes, then DUCT over that matrix.
+"""Minimax-pruned DUCT (seed 002): a one-ply minimax keeps both players' --keep best pushes, then
+DUCT over that matrix.
 
 1. the opponent is limited to its --replies best pushes by their value alone;
 2. each own push's worst evaluation over those replies (two pushes of one line cancel, so those

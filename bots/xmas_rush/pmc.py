@@ -1,4 +1,5 @@
-"""Primitive Monte Carlo: each own action in turn against a random reply, a short playout, the evaluation; best mean wins.
+"""Primitive Monte Carlo: each own action in turn against a random reply, a short playout, the
+evaluation; best mean wins.
 
 PUSH turns try the 28 pushes, MOVE turns the planned paths (see ``bots.xmas_rush._play``); the
 opponent pushes at random and moves with ``AUTO``; playouts are cut after --depth game turns and

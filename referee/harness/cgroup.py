@@ -79,11 +79,11 @@ def run_folder() -> str | None:
                 return None
             mount, own = _cgroup2_mount(), _own_cgroup()
             parent = f"{mount}{own.rstrip('/')}" if mount and own else None
-            folder = f"{parent}/botarena.{os.getpid()}" if parent else None
             try:
                 if parent is None or not os.access(f"{parent}/cgroup.procs", os.W_OK):
                     # (a bot moves itself out of our cgroup: that needs its cgroup.procs)
-                    raise FileNotFoundError(folder)
+                    raise FileNotFoundError(f"{parent}/cgroup.procs")
+                folder = f"{parent}/botarena.{os.getpid()}"
                 _remove_stale_folders(parent)
                 os.mkdir(folder)
                 _run_folder = folder

@@ -22,7 +22,8 @@ import select
 import shutil
 import subprocess
 import threading
-from typing import Callable, TypeVar
+from collections.abc import Callable
+from typing import TypeVar
 
 from referee.api import UsageError
 
@@ -50,7 +51,7 @@ def check_available() -> str:
     trial = subprocess.run([program, *_NAMESPACES, "--ro-bind", "/", "/", "--", "true"],
                            capture_output=True, text=True)
     if trial.returncode != 0:
-        reason = (trial.stderr.strip().splitlines() or ["exit status %d" % trial.returncode])[-1]
+        reason = (trial.stderr.strip().splitlines() or [f"exit status {trial.returncode}"])[-1]
         raise UsageError(f"--sandbox: bwrap cannot run here ({reason}); it needs unprivileged user "
                          "namespaces (sysctl kernel.unprivileged_userns_clone=1) or root")
     _checked = program

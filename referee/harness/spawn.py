@@ -30,8 +30,8 @@ import subprocess
 import tempfile
 from typing import NamedTuple
 
-from referee.harness import sandbox
 from referee.api import UsageError
+from referee.harness import sandbox
 
 SHELL = "/bin/sh"
 # $1 the cgroup.procs to enter, $2 "=value" or "-": the PWD the bot's environment had (the shell
@@ -76,8 +76,11 @@ def _entering(cgroup_procs: str, environment: dict[str, str], argv: list[str]) -
 
 def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
                      environment: dict[str, str], cgroup_procs: str | None) -> StartedBot:
-    own_folder = None if cwd is not None else tempfile.mkdtemp(prefix="botarena-bot-")
-    folder = os.path.abspath(cwd or own_folder)
+    own_folder: str | None = None           # one made for the bot (absolute), removed with it
+    if cwd is None:
+        own_folder = folder = tempfile.mkdtemp(prefix="botarena-bot-")
+    else:
+        folder = os.path.abspath(cwd)
     reader, writer = os.pipe()
     try:
         wrapped = sandbox.sandboxed_argv(argv, folder, writer)

@@ -12,7 +12,8 @@ import collections
 import ctypes
 import threading
 import time
-from typing import Callable, Protocol
+from collections.abc import Callable
+from typing import Protocol
 
 TICK_S = 0.02
 FULL_EVERY = 25                 # a full scan every 0.5 s

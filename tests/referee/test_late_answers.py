@@ -10,7 +10,7 @@ import types
 
 from referee.api import TimeControl
 from referee.games import load_game
-from referee.harness import process
+from referee.harness import answer_pipe
 from referee.match import PlayerSpec, play_match
 from tests.fixtures.hostile import hostile_argv
 
@@ -46,7 +46,7 @@ def test_an_answer_found_past_its_deadline_by_a_late_harness_counts_and_is_repor
     late_select = types.SimpleNamespace(**{name: getattr(select, name) for name in dir(select)
                                            if not name.startswith("_")})
     late_select.poll, late_select.select = _LateHarnessPoll, _late_select
-    monkeypatch.setattr(process, "select", late_select)
+    monkeypatch.setattr(answer_pipe, "select", late_select)
     slow = PlayerSpec("slow", (sys.executable, "-c", SLOW))
     result = play_match(load_game("tictactoe"), [slow, PlayerSpec("good", hostile_argv("good"))],
                         seed=1, time_control=CLOCK, memory_mb=None)

@@ -15,7 +15,7 @@ import uuid
 import psutil
 import pytest
 
-from referee.harness import cgroup, process
+from referee.harness import answer_pipe, cgroup, process
 from referee.api import Fault
 from referee.harness.process import BotFault, BotProcess
 from tests.conftest import ROOT
@@ -342,8 +342,9 @@ def test_no_wait_for_an_answer_ends_past_the_deadline(monkeypatch):
         assert bot.read_line(bot.send(["ready?"], 10), 10).line == "ready?"     # started up
         recorder = _RecordedWaits(bot._poll_out)
         monkeypatch.setattr(bot, "_poll_out", recorder)
-        monkeypatch.setattr(process.select, "select", recorder.select)
-        monkeypatch.setattr(process, "_now", recorder.clock)
+        monkeypatch.setattr(answer_pipe.select, "select", recorder.select)
+        monkeypatch.setattr(process, "_now", recorder.clock)            # send's clock
+        monkeypatch.setattr(answer_pipe, "_now", recorder.clock)        # read_line's
         started = bot.send(["ping"], 1)
         try:
             answer = bot.read_line(started, timeout_s)
@@ -380,7 +381,7 @@ def test_an_answer_there_before_the_deadline_counts_when_an_overloaded_harness_r
         waiting.register(bot._stdout_fd, select.POLLIN)
         assert waiting.poll(10_000), "the echo bot did not answer"
         deadline = started + timeout_s
-        monkeypatch.setattr(process, "_now", _Clock(deadline - 0.0005, deadline + 0.0005))
+        monkeypatch.setattr(answer_pipe, "_now", _Clock(deadline - 0.0005, deadline + 0.0005))
         answer = bot.read_line(started, timeout_s)
         assert answer.line == "ping" and answer.latency_ms == pytest.approx(30.5)
 

@@ -15,8 +15,15 @@ Answer (0-based indexes; words after the command are ignored):
 from __future__ import annotations
 
 from referee.api import InvalidAction
-from referee.games.calculation.rules import (FOUNDATIONS, FROM_WASTE, SEQUENCES, TO_WASTE,
-                                             WASTE_PILES, CalculationState, move_action)
+from referee.games.calculation.rules import (
+    FOUNDATIONS,
+    FROM_WASTE,
+    SEQUENCES,
+    TO_WASTE,
+    WASTE_PILES,
+    CalculationState,
+    move_action,
+)
 
 RANK_NAMES = {1: "A", 11: "J", 12: "Q", 13: "K"}
 

@@ -78,10 +78,10 @@ class CalculationState:
         self.turn = turn
 
     @classmethod
-    def deal(cls, seed: int) -> "CalculationState":
+    def deal(cls, seed: int) -> CalculationState:
         return cls(new_stock(seed))
 
-    def clone(self) -> "CalculationState":
+    def clone(self) -> CalculationState:
         other = type(self).__new__(type(self))
         other.foundations = self.foundations[:]
         other.wastes = [pile[:] for pile in self.wastes]
@@ -100,7 +100,7 @@ class CalculationState:
 
     def legal_actions(self, seat: int = 0) -> list[int]:
         needs = self.needs()
-        actions = []
+        actions: list[int] = []
         current = self.current
         if current:
             actions.extend(f for f in range(FOUNDATIONS) if needs[f] == current)
@@ -114,7 +114,8 @@ class CalculationState:
 
     def is_legal(self, action: int) -> bool:
         if action < TO_WASTE:
-            return 0 <= action and self.current != 0 and NEEDS[action][self.foundations[action]] == self.current
+            return (0 <= action and self.current != 0
+                    and NEEDS[action][self.foundations[action]] == self.current)
         if action < FROM_WASTE:
             return self.current != 0
         pile, foundation = divmod(action - FROM_WASTE, FOUNDATIONS)
@@ -186,7 +187,7 @@ class CalculationState:
         counts = self.unseen_counts()
         return [rank for rank in range(1, RANKS + 1) for _ in range(counts[rank])]
 
-    def determinized(self, rng: random.Random) -> "CalculationState":
+    def determinized(self, rng: random.Random) -> CalculationState:
         """A copy whose stock is a random order of the unseen cards (a guess at the hidden stock)."""
         other = self.clone()
         other.stock = self.unseen_cards()

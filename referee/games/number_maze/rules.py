@@ -23,7 +23,7 @@ class NumberMazeState:
         self.turn = turn
 
     @classmethod
-    def generate(cls, seed: int, height: int, width: int, turns: int) -> "NumberMazeState":
+    def generate(cls, seed: int, height: int, width: int, turns: int) -> NumberMazeState:
         rng = random.Random(seed)
         grid = MazeGrid(height, width)
         points = random_points(grid, rng, mirrored=False)
@@ -31,7 +31,7 @@ class NumberMazeState:
         points[cell] = 0
         return cls(grid, points, cell, turns)
 
-    def clone(self) -> "NumberMazeState":
+    def clone(self) -> NumberMazeState:
         return NumberMazeState(self.grid, self.points[:], self.cell, self.turns, self.score, self.turn)
 
     def acting_seats(self) -> tuple[int, ...]:

@@ -24,7 +24,7 @@ class NumberMazeDuelState:
         self.turn = turn
 
     @classmethod
-    def generate(cls, seed: int, height: int, width: int, turns: int) -> "NumberMazeDuelState":
+    def generate(cls, seed: int, height: int, width: int, turns: int) -> NumberMazeDuelState:
         rng = random.Random(seed)
         grid = MazeGrid(height, width)
         points = random_points(grid, rng, mirrored=True)
@@ -36,7 +36,7 @@ class NumberMazeDuelState:
             points[cell] = 0
         return cls(grid, points, cells, turns)
 
-    def clone(self) -> "NumberMazeDuelState":
+    def clone(self) -> NumberMazeDuelState:
         return NumberMazeDuelState(self.grid, self.points[:], self.cells[:], self.turns,
                                    self.score[:], self.turn)
 

@@ -95,6 +95,12 @@ def state_from_lines(my_id: int, turn: list[str]) -> OthelloState:
 def moves_from_lines(turn: list[str]) -> list[int]:
     """The legal moves listed after the board lines."""
     count = int(turn[SIZE])
-    return [square_from_text(text) for text in turn[SIZE + 1:SIZE + 1 + count]]
+    moves = []
+    for text in turn[SIZE + 1:SIZE + 1 + count]:
+        square = square_from_text(text)
+        if square is None:
+            raise ValueError(f"the move list names {text!r}, not a square like d3")
+        moves.append(square)
+    return moves
 
 

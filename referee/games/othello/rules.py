@@ -36,7 +36,8 @@ def _ray_table() -> tuple[tuple[tuple[int, ...], tuple[int, ...]], ...]:
     """
     table = []
     for square in range(64):
-        up, down = [], []
+        up: list[int] = []
+        down: list[int] = []
         for d_row, d_col in DIRECTIONS:
             ray = _ray(square, d_row, d_col)
             if ray.bit_count() >= 2:
@@ -161,7 +162,7 @@ class OthelloState:
         self.over = False
 
     @classmethod
-    def from_boards(cls, black: int, white: int, to_move: int) -> "OthelloState":
+    def from_boards(cls, black: int, white: int, to_move: int) -> OthelloState:
         """A position from its boards; if ``to_move`` cannot play, the pass is applied."""
         state = cls()
         state.boards = [black & FULL, white & FULL]
@@ -169,7 +170,7 @@ class OthelloState:
         state._settle()
         return state
 
-    def clone(self) -> "OthelloState":
+    def clone(self) -> OthelloState:
         other = type(self).__new__(type(self))
         other.boards = self.boards[:]
         other.moves = self.moves

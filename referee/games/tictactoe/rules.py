@@ -26,7 +26,7 @@ class TicTacToeState:
         self.last_move = -1
         self.winner: int | None = None
 
-    def clone(self) -> "TicTacToeState":
+    def clone(self) -> TicTacToeState:
         other = TicTacToeState.__new__(TicTacToeState)
         other.boards = self.boards[:]
         other.to_move = self.to_move

@@ -210,7 +210,7 @@ def plan_moves(east: int, south: int, start: int, targets: int,
                 cost = max_steps + 1 if leg < 0 else cost + leg
             if cost <= max_steps:
                 tours.append((order, cost))
-    best: dict[int, tuple[tuple[int, ...], int]] = {}
+    best: dict[int, tuple[int, ...]] = {}          # cell -> the goals visited on the way, in order
     for cell in range(CELLS):
         if dist_start[cell] < 0:
             continue

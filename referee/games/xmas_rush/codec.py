@@ -11,12 +11,21 @@ Answers: ``PUSH <0-6> <UP|RIGHT|DOWN|LEFT>`` (PUSH turns), ``MOVE d1 .. dk``
 from __future__ import annotations
 
 import re
-from typing import Callable
+from collections.abc import Callable
 
 from referee.api import InvalidAction
-from referee.games.xmas_rush.board import (CELL_BITS, DIRECTION_NAMES, ITEM_INDEX, ITEM_SHIFT,
-                                           MAX_MOVE_STEPS, SIZE, item_name, item_owner,
-                                           pattern_of, tile_from_pattern)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    DIRECTION_NAMES,
+    ITEM_INDEX,
+    ITEM_SHIFT,
+    MAX_MOVE_STEPS,
+    SIZE,
+    item_name,
+    item_owner,
+    pattern_of,
+    tile_from_pattern,
+)
 from referee.games.xmas_rush.generation import league
 from referee.games.xmas_rush.rules import PUSHES, Move, Push, XmasRushState
 
@@ -210,9 +219,9 @@ def state_from_lines(lines: list[str], *, turn: int | None = None, level: int = 
                          f"the input says turnType {turn_type}")
     rules = league(level)
     board = 0
-    for y in range(SIZE):
-        for x, pattern in enumerate(lines[1 + y].split()):
-            board |= tile_from_pattern(pattern) << (CELL_BITS * (y * SIZE + x))
+    for row in range(SIZE):
+        for column, pattern in enumerate(lines[1 + row].split()):
+            board |= tile_from_pattern(pattern) << (CELL_BITS * (row * SIZE + column))
     players = [lines[8].split(), lines[9].split()]
     hands = [tile_from_pattern(words[3]) for words in players]
     pos = tuple(int(words[1]) + SIZE * int(words[2]) for words in players)
@@ -250,7 +259,8 @@ def state_from_lines(lines: list[str], *, turn: int | None = None, level: int = 
     return state
 
 
-def _guess_decks(items: list[int], quests, score) -> tuple[tuple[int, ...], tuple[int, ...]]:
+def _guess_decks(items: list[int], quests: tuple[tuple[int, ...], ...], score: tuple[int, ...]
+                 ) -> tuple[tuple[int, ...], ...]:
     """Hidden quests per seat as decks (next reveal last) that share one draw order."""
     hidden = []
     for seat in (0, 1):

@@ -14,8 +14,16 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from referee.games.xmas_rush.board import (CELL_BITS, CELLS, ITEM_NAMES, ITEM_SHIFT, SIZE,
-                                           item_code, rotate, tile_from_pattern)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    CELLS,
+    ITEM_NAMES,
+    ITEM_SHIFT,
+    SIZE,
+    item_code,
+    rotate,
+    tile_from_pattern,
+)
 from referee.games.xmas_rush.javarandom import JavaRandom, java_shuffle
 
 
@@ -80,6 +88,14 @@ def _mirror(cell: int) -> int:
     return CELLS - 1 - cell
 
 
+def _every_cell(tiles: list[int | None]) -> list[int]:
+    """The tiles once the fill has placed one on every cell (each step places a cell's mirror too)."""
+    placed = [tile for tile in tiles if tile is not None]
+    if len(placed) != len(tiles):
+        raise AssertionError(f"{len(tiles) - len(placed)} cells left without a tile")
+    return placed
+
+
 def generate(seed: int, rules: League) -> Setup:
     """The start CodinGame's referee builds for ``seed`` (a Java long) in the league ``rules``."""
     rnd = JavaRandom(seed)
@@ -90,10 +106,12 @@ def generate(seed: int, rules: League) -> Setup:
     for y in range(SIZE):
         for x in range(SIZE - y):
             cell = y * SIZE + x
-            if tiles[cell] is None:
+            tile = tiles[cell]
+            if tile is None:
                 pattern = pool.pop(rnd.next_int(len(pool)))
-                tiles[cell] = rotate(pattern, rnd.next_int(3))
-            tiles[_mirror(cell)] = rotate(tiles[cell], 2)
+                tile = tiles[cell] = rotate(pattern, rnd.next_int(3))
+            tiles[_mirror(cell)] = rotate(tile, 2)
+    placed = _every_cell(tiles)
     hands = (pool[0], rotate(pool[0], 2))
 
     names = list(range(len(ITEM_NAMES)))
@@ -111,7 +129,7 @@ def generate(seed: int, rules: League) -> Setup:
             cell = (index % SIZE) * SIZE + index // SIZE   # x = index / 7, y = index % 7
             if cell == CENTRE or cell in BASES or cell in occupied:
                 continue
-            if rules.three_way_items and bin(tiles[cell]).count("1") < 3:
+            if rules.three_way_items and bin(placed[cell]).count("1") < 3:
                 continue
             break
         items[item_code(name, 0)] = cell
@@ -120,5 +138,5 @@ def generate(seed: int, rules: League) -> Setup:
         item_tiles += (cell, _mirror(cell))              # appended: the final code (commit 2748964)
     java_shuffle(item_tiles, rnd)
     owner_at = {cell: code for code, cell in items.items()}
-    return Setup(tiles=tuple(tiles), hands=hands, items=items,
+    return Setup(tiles=tuple(placed), hands=hands, items=items,
                  item_order=tuple(owner_at[cell] for cell in item_tiles), deck=tuple(chosen))

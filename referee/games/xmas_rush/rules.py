@@ -39,10 +39,26 @@ from __future__ import annotations
 
 from typing import NamedTuple
 
-from referee.games.xmas_rush.board import (CELL_BITS, CELL_MASK, CELLS, DELTA, DIRECTION_NAMES, DOWN,
-                                           ITEM_SHIFT, LEFT, MAX_MOVE_STEPS, RIGHT, SIZE, TILE_MASK,
-                                           UP, connections, distances, item_mask, plan_moves,
-                                           reachable)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    CELL_MASK,
+    CELLS,
+    DELTA,
+    DIRECTION_NAMES,
+    DOWN,
+    ITEM_SHIFT,
+    LEFT,
+    MAX_MOVE_STEPS,
+    RIGHT,
+    SIZE,
+    TILE_MASK,
+    UP,
+    connections,
+    distances,
+    item_mask,
+    plan_moves,
+    reachable,
+)
 from referee.games.xmas_rush.generation import BASES, League, generate, league
 
 MAX_GAME_TURNS = 150
@@ -119,10 +135,25 @@ MOVED = _moved_players()
 class XmasRushState:
     __slots__ = ("board", "hands", "pos", "quests", "decks", "score", "turn", "stale",
                  "rules", "item_order", "deck_known", "_conn", "_reason")
+    # made by new_game / clone / the codec's parse, which set every slot (no __init__: a clone
+    # copies the slots straight, the fastest way)
+    board: int                                      # 49 cells of CELL_BITS: tile and item
+    hands: tuple[int, ...]                          # per seat (two): its hand tile
+    pos: tuple[int, ...]                            # per seat: its cell
+    quests: tuple[tuple[int, ...], ...]             # per seat: its revealed quest items
+    decks: tuple[tuple[int, ...], ...]              # per seat: its hidden ones, next reveal last
+    score: tuple[int, ...]                          # per seat: quests done
+    turn: int
+    stale: int                                      # push turns in a row that changed nothing
+    rules: League
+    item_order: tuple[int, ...]
+    deck_known: bool
+    _conn: tuple[int, int] | None                   # (east, south) masks, None once pushed
+    _reason: str                                    # why the game ended; "" while it goes on
 
     # -- construction ------------------------------------------------------------
     @classmethod
-    def new_game(cls, seed: int, level: int = 6) -> "XmasRushState":
+    def new_game(cls, seed: int, level: int = 6) -> XmasRushState:
         """The start CodinGame's referee plays for ``seed`` in league ``level``."""
         rules = league(level)
         setup = generate(seed, rules)
@@ -144,7 +175,7 @@ class XmasRushState:
         state._start_turn()
         return state
 
-    def clone(self) -> "XmasRushState":
+    def clone(self) -> XmasRushState:
         other = XmasRushState.__new__(XmasRushState)
         other.board = self.board
         other.hands = self.hands
@@ -197,7 +228,7 @@ class XmasRushState:
     def is_over(self) -> bool:
         return bool(self._reason)
 
-    def scores(self) -> tuple[int, int]:
+    def scores(self) -> tuple[int, ...]:
         return self.score
 
     def end_reason(self) -> str:
