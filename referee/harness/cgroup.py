@@ -11,9 +11,10 @@ enters it before its first instruction: :mod:`referee.harness.spawn` starts it t
 a shell that writes its own pid into the cgroup and then execs the bot, so there is no
 moment when the bot, or anything it forks, runs outside. That write moves a process
 between cgroups, which makes the kernel wait for an RCU grace period when no move
-happened in the last few milliseconds (~3-8 ms on an idle 2-core VM, 10-30 ms under
-load): the bot's start-up waits for it, the harness does not (``botarena bench spawn``
-prints it, and how often a match pays it).
+happened in the last few tens of milliseconds (8-28 ms measured on an idle 2-core VM,
+10-16 ms under load, ~0.2 ms right after another move): the bot's start-up waits for it,
+the harness does not, and a game's bots, started together, share one (``botarena bench
+spawn`` prints what a game pays).
 
 The older way, kept for the programs the shell cannot start exactly as ``exec`` does
 (see ``spawn``) and for the benchmark: the bot is moved in after it started, by a

@@ -1,5 +1,9 @@
 """Budgets: every search stops at its deadline (with generous slack), answers legally even when
-the deadline has passed, and repeats itself exactly under a seed and an iteration budget."""
+the deadline has passed, and repeats itself exactly under a seed and an iteration budget.
+
+What a search spends past its deadline is measured in its own CPU time, or on a clock the test
+moves: wall time on a shared machine also counts whatever else ran meanwhile, which no search can
+promise anything about (a search starved for its whole 30 ms does no iteration at all, rightly)."""
 from __future__ import annotations
 
 import random
@@ -9,13 +13,14 @@ import pytest
 
 from bots.number_maze_duel._play import evaluate as lead_value
 from bots.search import alternating, chance, hybrid, simultaneous, single
+from bots.search import deadline as deadline_clock
 from bots.search.deadline import Budget, Deadline, turn_budget
 from referee.games.number_maze.rules import NumberMazeState
 from referee.games.number_maze_duel.rules import NumberMazeDuelState
 from referee.games.tictactoe.rules import TicTacToeState
 from tests.bots.test_search_chance import PushYourLuck
 
-SLACK_S = 0.25          # generous: the machine is shared; timings belong in tools/bench_search
+SLACK_S = 0.25          # of the search's own CPU time; timings belong in tests/perf/search
 
 
 def tictactoe():
@@ -54,11 +59,10 @@ SEARCHES = {
 def test_every_search_returns_by_its_deadline(name):
     make, search = SEARCHES[name]
     state = make()
-    started = time.perf_counter()
+    started = time.thread_time()
     choice = search(state, random.Random(1), deadline=Deadline.after_ms(30))
-    assert time.perf_counter() - started < 0.030 + SLACK_S
+    assert time.thread_time() - started < 0.030 + SLACK_S
     assert choice.action in state.legal_actions(state.acting_seats()[0])
-    assert choice.iterations > 0
 
 
 @pytest.mark.parametrize("name", sorted(SEARCHES))
@@ -75,7 +79,7 @@ def test_same_seed_and_iterations_give_the_same_choice(name):
     make, search = SEARCHES[name]
     first, again = (search(make(), random.Random(42), iterations=300) for _ in range(2))
     assert first == again
-    assert first.iterations <= 300
+    assert 0 < first.iterations <= 300
 
 
 def test_budget_counts_exactly_and_reads_the_clock():
@@ -106,13 +110,14 @@ def test_deadlines():
     assert turn_budget(None, 5.0)["deadline"].at == 5.0
 
 
-def test_slow_iterations_read_the_clock_often_enough_to_stop_in_time():
-    def slow_playout(state, rng, max_turns):
-        time.sleep(0.002)                   # a 2 ms playout: 64 of them would overrun by 128 ms
+def test_slow_iterations_read_the_clock_often_enough_to_stop_in_time(monkeypatch):
+    now = [0.0]                             # the searches' clock, moved by the playouts only
+    monkeypatch.setattr(deadline_clock, "_clock", lambda: now[0])
 
-    state = tictactoe()
-    started = time.perf_counter()
-    choice = alternating.mcts(state, rng=random.Random(0), deadline=Deadline.after_ms(30),
+    def slow_playout(state, rng, max_turns):
+        now[0] += 0.002                     # 2 ms: a clock read every 64th overran by 100 ms
+
+    choice = alternating.mcts(tictactoe(), rng=random.Random(0), deadline=Deadline.after_ms(30),
                               playout=slow_playout)
-    assert time.perf_counter() - started < 0.030 + 0.040
+    assert now[0] <= 0.030 + 0.002 + 1e-9, f"{(now[0] - 0.030) * 1000:.0f} ms past the deadline"
     assert choice.iterations >= 2

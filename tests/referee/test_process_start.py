@@ -135,3 +135,15 @@ def test_escapes_of_every_game_die_with_it_and_with_a_sigkilled_match(tmp_path):
             cli.kill()
             cli.communicate()
         _kill(_with_token(token))
+
+
+def test_a_bot_that_cannot_enter_its_cgroup_never_runs_and_says_why(monkeypatch, tmp_path):
+    """Never outside its cgroup: if the move fails (a cgroup gone, a permission), the bot's
+    command is not run at all, and its crash says why and how to go on."""
+    ran = tmp_path / "ran"
+    monkeypatch.setattr(cgroup, "new_bot_cgroup", lambda: cgroup.BotCgroup(str(tmp_path / "gone")))
+    with BotProcess(["/bin/sh", "-c", f"touch {ran}; cat"], memory_mb=None) as bot:
+        with pytest.raises(process.BotFault) as fault:
+            bot.read_line(bot.send(["hello"], 10), 10)
+    assert "exited with code 125: botarena: cannot enter the bot's cgroup" in fault.value.detail
+    assert "BOTARENA_NO_CGROUP=1" in fault.value.detail and not ran.exists()

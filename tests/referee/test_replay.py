@@ -297,7 +297,7 @@ def test_verify_and_out_do_not_go_together(recorded, tmp_path):
     path = tmp_path / "clean.json"
     path.write_text(json.dumps(recorded["clean"]))
     _one_line_error(run_cli("replay", str(path), "--verify", "--out", str(tmp_path / "o.json")),
-                    "--out writes the replay of a re-run")
+                    "-o/--output writes the replay of a re-run")
 
 
 if sys.platform != "linux":                       # /dev/zero, RLIMIT_AS and ptys as on Linux

@@ -19,7 +19,9 @@ from referee.api import TimeControl
 from referee.games import load_game
 from tests.conftest import ROOT, run_cli
 from tools.arena.executor import open_executor
-from tools.arena.runner import Arena, GameJob
+from tools.arena.arena import Arena
+from tools.arena.schedule import GameJob
+from tools.arena.settings import BotLimits
 
 distributed = pytest.importorskip(
     "distributed", reason="Dask cluster tests skipped: distributed is not installed "
@@ -281,7 +283,8 @@ class _NameIsCommand(dict):
 def test_a_producer_makes_up_bots_as_it_goes_on_a_cluster():
     """The seam a tuner uses: submit, collect, submit games of bots no one named at start."""
     game = load_game("tictactoe")
-    arena = Arena(game, game.parse_options({}), TimeControl(30000, 30000), None, {})
+    arena = Arena(game, game.parse_options({}), TimeControl(30000, 30000), BotLimits(memory_mb=None),
+                  {})
     seen = []
     with open_executor(arena, cluster="local:1", bot_texts=_NameIsCommand()) as executor:
         executor.submit(GameJob(0, ("random --seed 1", "random --seed 2"), 5))

@@ -16,7 +16,9 @@ from tests.conftest import ROOT, run_cli
 from tests.fixtures.hostile import bot_processes_of
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import LocalExecutor
-from tools.arena.runner import Arena, GameJob, paired_jobs, run_jobs
+from tools.arena.arena import Arena
+from tools.arena.runner import GameJob, paired_jobs, run_jobs
+from tools.arena.settings import BotLimits
 
 CALM = TimeControl(first_turn_ms=30000, turn_ms=30000)
 
@@ -25,7 +27,7 @@ def tictactoe_arena(**bots: str) -> Arena:
     game = load_game("tictactoe")
     players = {name: dataclasses.replace(resolve_bot("tictactoe", text), name=name)
                for name, text in bots.items()}
-    return Arena(game, game.parse_options({}), CALM, None, players)
+    return Arena(game, game.parse_options({}), CALM, BotLimits(memory_mb=None), players)
 
 
 def test_a_producer_submits_after_each_result_and_gets_every_game_once():

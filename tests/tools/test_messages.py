@@ -90,7 +90,7 @@ def test_a_bot_printing_debug_on_stdout_is_told_which_line_was_the_answer(tmp_pa
 
 
 def test_jobs_above_the_core_count_are_used_with_a_warning():
-    from tools.arena.runner import usable_cores, worker_count
+    from tools.arena.arena import usable_cores, worker_count
     cores = usable_cores()
     done = run_cli("match", "tictactoe", "random --seed 1", "random --seed 2", "-n", "2",
                    "--jobs", str(cores + 2), "--quiet", *CALM)

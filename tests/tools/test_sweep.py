@@ -16,7 +16,7 @@ from tests.tools.test_match_command import CALM
 
 EVERY_GAME = {**os.environ, "BOTARENA_PROGRESS_SECONDS": "0"}
 from tools.arena.grid import expand_grid
-from tools.cli.sweep import _best
+from tools.arena.sweep import best_point
 
 
 def test_one_list():
@@ -179,7 +179,7 @@ def test_success_plot_against_a_chosen_parameter(tmp_path):
 def test_points_that_all_beat_the_opponent_every_time_are_ranked_by_their_mean_score():
     rows = [{"bot": bot, "games": 4, "score": 1.0, "elo": None, "mean_score": mean}
             for bot, mean in (("greedy", 79.0), ("chokudai", 93.6), ("beam", 93.4))]
-    assert _best(rows) == "chokudai"
+    assert best_point(rows) == "chokudai"
 
 
 def test_points_tied_at_infinity_are_ranked_by_their_lower_bound_then_games():
@@ -187,8 +187,8 @@ def test_points_tied_at_infinity_are_ranked_by_their_lower_bound_then_games():
         return {"bot": bot, "games": games, "score": 1.0, "elo": None, "elo_low": low,
                 "elo_high": None}
     finite = {**row("finite", 30.0, 20), "elo": 300.0, "elo_high": 700.0, "score": 0.9}
-    assert _best([row("few", 39.9, 6), row("more", 120.5, 20), finite]) == "more"
-    assert _best([row("six", 39.9, 6), row("six again", 39.9, 8)]) == "six again"
+    assert best_point([row("few", 39.9, 6), row("more", 120.5, 20), finite]) == "more"
+    assert best_point([row("six", 39.9, 6), row("six again", 39.9, 8)]) == "six again"
 
 
 ELO_ROWS = [  # depth 1 even, 2 and 3 all won (+inf), 4 all lost (-inf), 5 an open upper end
@@ -213,7 +213,7 @@ def test_plot_draws_every_point_inside_the_frame_without_warnings(depths):
                      template="b --depth {...}", success_score=None)
     with warnings.catch_warnings():
         warnings.simplefilter("error")
-        figure = draw_sweep(["depth"], rows, _best(rows), args)
+        figure = draw_sweep(["depth"], rows, best_point(rows), args)
     axes = figure.axes[0]
     (left, right), (bottom, top) = axes.get_xlim(), axes.get_ylim()
     drawn = [(x, y) for line in axes.get_lines() if line.get_marker() not in (None, "None", "")

@@ -15,8 +15,8 @@ import pytest
 
 from tests.fixtures.tuning_bot import BEST_X, BEST_Y, quality
 from tools.arena.grid import GridPoint, Parameter, expand_grid, parse_ranges
-from tools.arena.race import Race
-from tools.arena.spsa import Spsa, schedule
+from tools.tune.race import Race
+from tools.tune.spsa import Spsa, schedule
 from referee.api import UsageError
 
 X = Parameter("x", 0.0, 1.0, False, False)

@@ -33,7 +33,9 @@ from referee.api import BotArenaError, Game, MatchCancelled, TimeControl, UsageE
 from referee.games import load_game
 from referee.match import MatchResult, PlayerResult, PlayerSpec
 from tools.arena.botspec import resolve_bot
-from tools.arena.runner import Arena, GameJob, usable_cores
+from tools.arena.arena import Arena, usable_cores
+from tools.arena.schedule import GameJob
+from tools.arena.settings import BotLimits
 
 CONNECT_TIMEOUT_S = 10
 CAPACITY_REFRESH_S = 1.0
@@ -47,10 +49,8 @@ class ArenaSpec:
     game: str
     options: dict
     time_control: TimeControl
-    memory_mb: int | None
+    limits: BotLimits
     workdir: str | None
-    sandboxed: bool = False
-    line_buffered: bool = True
 
 
 @dataclass(frozen=True)
@@ -84,8 +84,7 @@ def _worker_arena(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> Arena:
             if key not in _players:
                 _players[key] = resolve_bot(spec.game, text, workdir=spec.workdir)
             players[name] = dataclasses.replace(_players[key], name=name)
-    return Arena(_games[spec.game], spec.options, spec.time_control, spec.memory_mb, players,
-                 sandboxed=spec.sandboxed, line_buffered=spec.line_buffered)
+    return Arena(_games[spec.game], spec.options, spec.time_control, spec.limits, players)
 
 
 def check_bots(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> str | None:
@@ -203,8 +202,8 @@ class DaskExecutor:
     @classmethod
     def open(cls, arena: Arena, address: str, bot_texts: dict[str, str],
              workdir: str | None) -> "DaskExecutor":
-        spec = ArenaSpec(arena.game.name, arena.options, arena.time_control, arena.memory_mb,
-                         workdir, arena.sandboxed, arena.line_buffered)
+        spec = ArenaSpec(arena.game.name, arena.options, arena.time_control, arena.limits,
+                         workdir)
         client, cluster = _connect(address)
         executor = cls(client, cluster, spec, bot_texts)
         try:

@@ -331,13 +331,15 @@ def run_soak(games: int, jobs: int) -> None:
     from referee.games import load_game
     from tools.arena.botspec import resolve_bot
     from referee.harness.process import become_subreaper
-    from tools.arena.runner import Arena, paired_jobs, run_jobs
+    from tools.arena.arena import Arena
+    from tools.arena.runner import paired_jobs, run_jobs
+    from tools.arena.settings import BotLimits
     from tools.arena.executor import LocalExecutor
     become_subreaper()                                 # as botarena's command line does
     game = load_game("tictactoe")
     players = {"random": resolve_bot("tictactoe", "random --seed 1"),
                "random2": resolve_bot("tictactoe", "random --seed 2")}
-    arena = Arena(game, game.parse_options({}), game.time_control, 768, players)
+    arena = Arena(game, game.parse_options({}), game.time_control, BotLimits(memory_mb=768), players)
     checkpoints = sorted({max(1, games // 20), games // 10, games // 4, games // 2, 3 * games // 4, games})
     print(f"soak: {games} tictactoe games, {jobs} at once, in one process (the match runner)")
     print(f"  {'games':>6} {'open fds':>9} {'threads':>8} {'RSS MB':>8} {'zombies':>8} {'faults':>7} "

@@ -8,6 +8,7 @@ from pathlib import Path
 from referee.api import UsageError
 from tools.bundle.builder import CODINGAME_LIMIT, STRIP_MODES, build_bundle, plural, resolve_entry
 from tools.bundle.defaults import parse_defaults
+from tools.cli.options import add_output_argument
 
 
 def register(commands) -> None:
@@ -17,8 +18,7 @@ def register(commands) -> None:
         "needs nothing but Python's standard library. BOT is GAME/NAME for a built-in bot "
         "(xmas_rush/greedy), NAME with --game, or a path to a .py file.")
     parser.add_argument("bot", metavar="BOT")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT.py",
-                        help="the file to write ('-' for stdout)")
+    add_output_argument(parser, "OUT.py", "the file to write ('-' for stdout)", required=True)
     parser.add_argument("--game", help="the game of a built-in bot given by NAME alone")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="defaults",
                         help="bake in a parameter default, as the bot's option would set it "
@@ -32,9 +32,19 @@ def register(commands) -> None:
     parser.set_defaults(func=run)
 
 
+def _check_output_name(output: str) -> None:
+    """A bundle named like a standard module (random.py) would be imported, in place of that
+    module, by every other script of its folder: psyleague keeps all its bots in one."""
+    stem = Path(output).stem
+    if output != "-" and stem in sys.stdlib_module_names:
+        raise UsageError(f"-o {output!r}: {stem}.py would shadow Python's standard module {stem!r} "
+                         f"for every bot in its folder; pick another name (e.g. {stem}_bot.py)")
+
+
 def run(args) -> int:
     if args.limit <= 0:
         raise UsageError(f"--limit {args.limit}: must be positive")
+    _check_output_name(args.output)
     entry = resolve_entry(args.bot, args.game)
     defaults = parse_defaults(entry, args.defaults)
     command = shlex.join(["botarena", "bundle", args.bot, *(["--game", args.game] if args.game else []),

@@ -1,14 +1,18 @@
-"""Command-line arguments the subcommands share, and the output-file check made before any game."""
+"""Command-line arguments the subcommands share, the settings they make, and the output-file
+check made before any game."""
 from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import os
 from pathlib import Path
 
 from referee.api import UsageError
 from referee.harness.process import DEFAULT_MEMORY_MB
-from tools.arena.runner import usable_cores
+from tools.arena.arena import usable_cores
+from tools.arena.settings import BotLimits, Settings
+from tools.arena.setup import parse_option_pairs
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -28,6 +32,34 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                         help="start bots as they are: by default their stdout is line-buffered "
                         "(PYTHONUNBUFFERED=1, stdbuf -oL's libstdbuf for C stdio), as on "
                         "CodinGame, so bots that never flush still answer")
+
+
+def game_settings(args: argparse.Namespace) -> Settings:
+    """The settings of ``add_game_arguments`` (and ``--seed``)."""
+    limits = BotLimits(memory_mb=args.memory_mb or None, sandboxed=args.sandbox,
+                       line_buffered=not args.no_line_buffering)
+    return Settings(args.game, options=parse_option_pairs(args.option),
+                    first_turn_ms=args.first_turn_ms, turn_ms=args.turn_ms,
+                    grace_ms=args.grace_ms, limits=limits, seed=args.seed)
+
+
+def run_settings(args: argparse.Namespace) -> Settings:
+    """The settings of ``add_run_arguments``."""
+    return dataclasses.replace(game_settings(args), jobs=args.jobs, cluster=args.cluster,
+                               workdir=args.workdir, results=args.out, replays=args.replays,
+                               quiet=bool(args.quiet or args.json))
+
+
+def add_output_argument(parser: argparse.ArgumentParser, metavar: str, help: str, *,
+                        required: bool = False, old: str | None = None) -> None:
+    """``-o/--output FILE``: the one file a command exists to make (a bundle, a page, a re-run's
+    replay). A results file of many games, resumable, is ``--out FILE.jsonl`` (add_run_arguments);
+    other files are named by what they hold (--replay, --replays, --csv, --plot). ``old``: a
+    former spelling, still taken, not shown (given explicitly: argparse's prefix matching would
+    drop it as soon as another option starts with it)."""
+    parser.add_argument("-o", "--output", required=required, metavar=metavar, help=help)
+    if old is not None:
+        parser.add_argument(old, dest="output", metavar=metavar, help=argparse.SUPPRESS)
 
 
 def check_output_file(text: str, option: str) -> None:

@@ -16,7 +16,7 @@ from referee.player_log import log
 from referee.replay import to_replay, write_replay
 from tools.arena.botspec import command_of, for_game, resolve_bot
 from tools.arena.setup import game_setup
-from tools.cli.options import add_game_arguments, check_output_file
+from tools.cli.options import add_game_arguments, check_output_file, game_settings
 
 
 def register(commands) -> None:
@@ -41,7 +41,8 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    game, options, clock = game_setup(args)
+    settings = game_settings(args)
+    game, options, clock = game_setup(settings)
     low, high = game.seats
     if not low <= len(args.bots) <= high:
         wanted = str(low) if low == high else f"{low} to {high}"
@@ -51,7 +52,7 @@ def run(args) -> int:
         check_output_file(args.replay, "--replay")
     if args.view is not None:
         check_output_file(args.view, "--view")
-    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    seed = settings.seed if settings.seed is not None else random.randrange(2**31)
     # built-in bots without --seed get one from the game seed and their seat (same seed,
     # same game); their name becomes the command that plays it again
     players = [for_game(spec, seed, seat) for seat, spec in enumerate(players)]
@@ -63,9 +64,8 @@ def run(args) -> int:
     try:
         with _lines_logged(args.verbose):
             result = play_match(game, players, seed=seed, options=options, time_control=clock,
-                                memory_mb=args.memory_mb or None,
-                                record=bool(args.replay or args.view), sandboxed=args.sandbox,
-                                line_buffered=not args.no_line_buffering,
+                                record=bool(args.replay or args.view),
+                                **settings.limits.to_kwargs(),
                                 on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:

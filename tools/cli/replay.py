@@ -17,7 +17,7 @@ from referee.replay import read_replay, to_replay, write_replay
 from referee.replay_check import verify_replay
 from tools.arena.botspec import resolve_bot
 from tools.arena.setup import time_control_with
-from tools.cli.options import check_output_file
+from tools.cli.options import add_output_argument, check_output_file
 from tools.cli.play import summary_text
 
 
@@ -36,15 +36,15 @@ def register(commands) -> None:
     parser.add_argument("--run", action="store_true",
                         help="re-run the replay's bot commands without asking")
     parser.add_argument("--json", action="store_true", help="print the new result as one JSON object")
-    parser.add_argument("--out", metavar="FILE", help="write the new game's replay here")
+    add_output_argument(parser, "FILE", "write the new game's replay here", old="--out")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    if args.verify and args.out:
-        raise UsageError("--out writes the replay of a re-run; --verify re-runs nothing")
-    if args.out is not None:
-        check_output_file(args.out, "--out")
+    if args.verify and args.output:
+        raise UsageError("-o/--output writes the replay of a re-run; --verify re-runs nothing")
+    if args.output is not None:
+        check_output_file(args.output, "-o")
     replay = read_replay(args.file)
     game, options, clock = replay_setup(replay, args.file)
     if args.verify:
@@ -59,8 +59,8 @@ def run(args) -> int:
     players = [_player(game.name, entry) for entry in replay["players"]]
     _confirm_run(players, args.run)
     result = play_match(game, players, seed=replay["seed"], options=options, time_control=clock)
-    if args.out:
-        write_replay(args.out, to_replay(result, players, clock))
+    if args.output:
+        write_replay(args.output, to_replay(result, players, clock))
     recorded = [seat["output"] for turn in replay["turns"] for seat in turn["seats"]]
     replayed = [seat.output for record in result.records for seat in record.seats]
     same = recorded == replayed

@@ -7,11 +7,11 @@ from dataclasses import dataclass, field
 
 from tools import stats
 from tools.arena.grid import fill
-from tools.arena.race import Race
-from tools.arena.runner import GameJob, derive_seed, paired_jobs
-from tools.arena.spsa import Spsa
+from tools.arena.schedule import GameJob, derive_seed, paired_jobs
 from tools.arena.tally import HeadToHead
-from tools.arena.tuner import TuneSession, score_of
+from tools.tune.race import Race
+from tools.tune.session import TuneSession, score_of
+from tools.tune.spsa import Spsa
 
 SPSA_GAMES = ("mirror", "opponent")
 VERIFY_PAIRS_FROM = 10_000_000          # verification pairs: seeds no tuning game used

@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from tools.arena.grid import GridPoint
-from tools.arena.runner import GameJob, derive_seed
+from tools.arena.schedule import GameJob, derive_seed
 from tools.arena.tally import HeadToHead
 
 DROP_RULES = ("bounds", "half")

@@ -3,7 +3,7 @@ their command text, one results file for the whole run, resume, progress and Ctr
 
 A tuner is a producer of game jobs: each step (an SPSA iteration, a racing round, a
 verification match) is a list of jobs handed to :func:`tools.arena.runner.run_jobs` on
-``--jobs`` workers. Every step is a function of the run's settings, its base seed and the
+the run's workers. Every step is a function of the run's settings, its base seed and the
 results of the steps before it, so a resumed run replays the games in the results file and
 carries on exactly where it stopped, whatever the number of workers.
 """
@@ -16,11 +16,13 @@ from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
 from referee.match import PlayerSpec
+from tools.arena.arena import Arena
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
-from tools.arena.runner import Arena, GameJob, run_jobs, to_record
+from tools.arena.runner import GameJob, run_jobs, to_record
+from tools.arena.settings import Settings
 from tools.arena.setup import game_setup
 from tools.arena.tally import game_score
 
@@ -60,25 +62,36 @@ def score_of(record: dict, bot: str, opponent: str) -> float:
 class TuneSession:
     """The game, the results file and the workers of one tuning run."""
 
-    def __init__(self, args, stamp: dict, progress_text: Callable[[], str] = lambda: ""):
-        self.game, self.options, self.clock = game_setup(args)
+    def __init__(self, settings: Settings, stamp: dict,
+                 progress_text: Callable[[], str] = lambda: ""):
+        self.game, self.options, self.clock = game_setup(settings)
         if self.game.seats[0] > 2 or self.game.seats[1] < 2:
             raise UsageError(f"tune plays bots one against one; {self.game.name} is not a game "
                              "for two players")
-        self.cluster, self.workdir = getattr(args, "cluster", None), getattr(args, "workdir", None)
-        self.jobs = args.jobs
-        self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None,
+        self.cluster, self.workdir = settings.cluster, settings.workdir
+        self.jobs = settings.jobs
+        self.arena = Arena(self.game, self.options, self.clock, settings.limits,
                            BotsByText(self.game.name, check_files=self.cluster is None))
         self._executor: GameExecutor | None = None
         self.executor_description = "no games played now"
         self.stamp = stamp
         self.progress_text = progress_text
-        self.results = ResultsFile(args.out) if args.out else None
-        base_seed = args.seed
+        self.results = ResultsFile(settings.results) if settings.results else None
         self.saved: dict[tuple, dict] = {}
-        if self.results is not None:      # locked until the run ends
-            base_seed = self.results.open(RunIdentity(self.game.name, self.options, self.clock,
-                                                      None, args.seed))
+        self.base_seed = self._open_results(settings.seed)
+        self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed)
+        self.quiet = settings.quiet
+        self.progress = None
+        self.planned = 0
+        self.games = 0                 # finished games, replayed from the file or played now
+        self.played = 0                # played by this process
+
+    def _open_results(self, seed: int | None) -> int:
+        """The run's base seed: ``seed``, the results file's, or a random one. The results file
+        (if any) is locked until the run ends, its games kept to be replayed."""
+        if self.results is not None:
+            seed = self.results.open(RunIdentity(self.game.name, self.options, self.clock,
+                                                 None, seed))
             records = list(self.results.records())
             try:
                 self._check_stamps(records)
@@ -86,13 +99,7 @@ class TuneSession:
                 self.results.close()
                 raise
             self.saved = {record_key(record): record for record in records}
-        self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
-        self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed)
-        self.quiet = bool(args.quiet or args.json)
-        self.progress = None
-        self.planned = 0
-        self.games = 0                 # finished games, replayed from the file or played now
-        self.played = 0                # played by this process
+        return seed if seed is not None else random.randrange(2**31)
 
     def _check_stamps(self, records: list[dict]) -> None:
         where = f"results file {str(self.results.path)!r}"
