@@ -62,12 +62,12 @@ def start_bot(argv: list[str], name: str, cwd: str | None, environment: dict[str
     if sandboxed:
         return _start_sandboxed(argv, name, cwd, environment, cgroup_procs)
     if cgroup_procs is not None and _check_program(argv[0], name, cwd, environment):
-        entering = _entering(cgroup_procs, environment, argv)
+        entering = entering_argv(cgroup_procs, environment, argv)
         return StartedBot(_popen(entering, name, cwd, environment), None, None, True)
     return StartedBot(_popen(argv, name, cwd, environment), None, None, False)
 
 
-def _entering(cgroup_procs: str, environment: dict[str, str], argv: list[str]) -> list[str]:
+def entering_argv(cgroup_procs: str, environment: dict[str, str], argv: list[str]) -> list[str]:
     """The shell's argv that enters the cgroup, then execs ``argv``."""
     pwd = environment.get("PWD")
     return [SHELL, "-c", ENTER_CGROUP, "botarena-bot", cgroup_procs,
@@ -85,7 +85,7 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
     try:
         wrapped = sandbox.sandboxed_argv(argv, folder, writer)
         if cgroup_procs is not None:            # bwrap itself enters it, before its first fork
-            wrapped = _entering(cgroup_procs, environment, wrapped)
+            wrapped = entering_argv(cgroup_procs, environment, wrapped)
         process = sandbox.spawner.run(lambda: _popen(wrapped, name, None, environment, (writer,)))
     except BaseException:
         os.close(reader)

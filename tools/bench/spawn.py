@@ -68,7 +68,7 @@ def _shim_once(cat: list[str]) -> float:
     warm = cgroup.new_bot_cgroup()
     try:
         _move_once(warm)
-        return _echo_once(spawn._entering(group.procs, dict(os.environ), cat))
+        return _echo_once(spawn.entering_argv(group.procs, dict(os.environ), cat))
     finally:
         for made in (group, warm):
             if made is not None:
