@@ -6,6 +6,7 @@ import json
 import os
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -46,25 +47,59 @@ def _start(*args: str) -> subprocess.Popen:
                             stderr=subprocess.PIPE, text=True)
 
 
-def test_two_runs_on_one_file_lose_no_game(tmp_path, slow_bot):
+def _held_bot(folder) -> str:
+    """slow_bot's moves, held by a file: once one game of the run is over (its bot read the end of
+    its input and wrote ``played``), each later game's bot waits at its first move until the test
+    writes ``release``. A run that has written one game is then stopped for as long as the test
+    needs, however slow the machine: no timing is assumed."""
+    path = folder / "held.py"
+    path.write_text("import os, sys, time\n"
+                    f"folder = {str(folder)!r}\n"
+                    "played, release = os.path.join(folder, 'played'), os.path.join(folder, 'release')\n"
+                    "while os.path.exists(played) and not os.path.exists(release):\n"
+                    "    time.sleep(0.01)\n"
+                    "while True:\n"
+                    "    if not sys.stdin.readline():\n"
+                    "        open(played, 'w').close()\n"
+                    "        break\n"
+                    "    cells = [sys.stdin.readline().strip() for _ in range(int(input()))]\n"
+                    "    print(cells[0], flush=True)\n")
+    return str(path)
+
+
+def test_two_runs_on_one_file_lose_no_game(tmp_path):
     """B starts while A is writing: B waits for A's lock, then reads all of A's games and plays
-    only the rest. (Reading before locking lost A's later games, or played them twice.)"""
+    only the rest. (Reading before locking lost A's later games, or played them twice.) A is held
+    after its first game until B says it waits, so the two runs overlap on any machine."""
     out = tmp_path / "games.jsonl"
-    first = _start("random", slow_bot, "-n", "6", "--seed", "2", "--out", str(out))
-    deadline = time.monotonic() + 60
-    while (not out.exists() or not out.read_text()) and time.monotonic() < deadline:
+    bot = _held_bot(tmp_path)
+    first = _start("random", bot, "-n", "6", "--seed", "2", "--out", str(out))
+    deadline = time.monotonic() + 120
+    while not (tmp_path / "played").exists() and first.poll() is None and time.monotonic() < deadline:
         time.sleep(0.02)
-    assert out.read_text(), "A wrote its first game"
-    second = _start("random", slow_bot, "-n", "10", "--out", str(out))
-    while out.read_bytes().count(b"\n") < 6 and time.monotonic() < deadline:
-        time.sleep(0.01)
-    written_by_first = out.read_bytes()     # B cannot write before A exits: A's six games
+    second = _start("random", bot, "-n", "10", "--out", str(out))
+    second_err: list[str] = []
+    waiting = threading.Event()
+
+    def read_errors() -> None:
+        for line in second.stderr:
+            second_err.append(line)
+            if "in use by another botarena run; waiting" in line:
+                waiting.set()
+    reader = threading.Thread(target=read_errors, daemon=True)
+    reader.start()
+    waiting.wait(timeout=120)
+    (tmp_path / "release").write_text("")
     first_out, first_err = first.communicate(timeout=120)
-    second_out, second_err = second.communicate(timeout=120)
+    # B cannot write before A exits (A holds the lock to its end): the first six lines are A's
+    written_by_first = b"".join(out.read_bytes().splitlines(keepends=True)[:6])
+    second_out = second.stdout.read()
+    second.wait(timeout=120)
+    reader.join(timeout=10)
     assert first.returncode == 0, first_err
-    assert second.returncode == 0, second_err
+    assert second.returncode == 0, "".join(second_err)
     assert json.loads(first_out)["games"] == 6
-    assert "in use by another botarena run; waiting" in second_err
+    assert waiting.is_set(), "".join(second_err)
     assert json.loads(second_out)["games"] == 10
     keys = _keys(out)
     assert len(keys) == len(set(keys)) == 10, "every game once: none lost, none played twice"
