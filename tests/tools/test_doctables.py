@@ -158,3 +158,15 @@ def test_tables_after_a_rewritten_one_in_the_same_doc_are_found_again(page):
     text = page.read_text()
     assert text.index("<!-- /table:one-game -->") < text.index("<!-- table:a-match")
     assert text.count("| random vs random |") == 2          # the template and one row
+
+
+def test_row_fields_from_a_match_summary():
+    from tools.doctables.render import match_fields
+    summary = {"bot_a": "a", "bot_b": "b", "games": 20, "wins": 20, "draws": 0, "losses": 0,
+               "score": 1.0, "elo": None, "elo_ci95": [166.2, None],
+               "faults": {"a": {}, "b": {"timeout": 2, "crash": 1}}}
+    fields = match_fields(summary)
+    assert fields["match"] == "20 - 0 - 0 | 100.0 % | +inf [+166.2, +inf]"
+    assert fields["timeouts"] == "0 / 2"
+    lost = dict(summary, wins=0, losses=20, score=0.0, elo_ci95=[None, -166.2])
+    assert match_fields(lost)["elo"] == "-inf [-inf, -166.2]"

@@ -66,7 +66,8 @@ def render(table: Table, *, keep_files: bool) -> Run:
             lines.extend(_run(table, step, [], keep_files).rstrip("\n").split("\n"))
         else:
             printed = _run(table, step, [], keep_files).rstrip("\n").split("\n")
-            console.extend(["$ " + step.text, *(line for line in printed if not _OVERLOAD.match(line))])
+            console.extend(["$ " + step.text,
+                            *(line for line in printed if not _OVERLOAD.match(line))])
     if console:
         lines.extend(["```", *console, "```"])
     load_after = os.getloadavg()[0]
@@ -116,9 +117,12 @@ def match_fields(summary: dict) -> dict[str, str]:
     wdl = f"{summary['wins']} - {summary['draws']} - {summary['losses']}"
     score = f"{summary['score'] * 100:.1f} %"
     elo = f"{format_elo(summary['elo'], unbounded)} {format_bounds(*summary['elo_ci95'])}"
+    timeouts = [summary["faults"].get(bot, {}).get("timeout", 0)
+                for bot in (summary["bot_a"], summary["bot_b"])]
     fields = {"wins": str(summary["wins"]), "draws": str(summary["draws"]),
               "losses": str(summary["losses"]), "games": str(summary["games"]), "wdl": wdl,
-              "score": score, "elo": elo, "match": f"{wdl} | {score} | {elo}"}
+              "score": score, "elo": elo, "match": f"{wdl} | {score} | {elo}",
+              "timeouts": f"{timeouts[0]} / {timeouts[1]}"}
     if summary.get("sprt"):
         fields["sprt"] = sprt_text(summary["sprt"]).strip()
     return fields
