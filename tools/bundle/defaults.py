@@ -131,3 +131,23 @@ def _bound_names(statement: ast.stmt) -> set[str]:
 
 def _is_main_guard(statement: ast.stmt) -> bool:
     return isinstance(statement, ast.If) and "__name__" in ast.unparse(statement.test)
+
+
+def defaults_as_arguments(entry: Entry, defaults: dict) -> list[str]:
+    """The command-line words that give an unbundled bot the values ``defaults`` bakes in (the
+    original that ``bundle --check`` compares the bundle with)."""
+    if not defaults:
+        return []
+    actions = {action.dest: action for action in _bot_parser(entry)._actions
+               if action.option_strings}
+    words: list[str] = []
+    for dest, value in defaults.items():
+        action = actions[dest]
+        option = next((text for text in action.option_strings if text.startswith("--")),
+                      action.option_strings[0])
+        if action.nargs == 0:
+            if value != action.default:
+                words.append(option)
+            continue
+        words += [option, *map(str, value if isinstance(value, list) else [value])]
+    return words

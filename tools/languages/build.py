@@ -48,6 +48,7 @@ class _Plan:
     """How to build one bot: the files it is made of and the command, given an output folder."""
 
     files: tuple[Path, ...]
+    base: Path                        # files are keyed by their path from here, where they can be
     command: Callable[[Path], list[str]]
     run: Callable[[Path], tuple[str, ...]]
     options: tuple[str, ...]          # what in the command is not a path (part of the key)
@@ -93,7 +94,7 @@ def _plan(compiler: Compiler, source: Path, include_dirs: tuple[Path, ...], labe
         project = c_family.load_project(source, include_dirs)
         flags = (*compiler.flags, *(f"-I{folder}" for folder in project.include_dirs))
         libraries = compiler.libraries()
-        return _Plan(tuple(project.files),
+        return _Plan(tuple(project.files), project.entry.parent,
                      lambda out: [compiler.program, *flags, *map(str, project.sources),
                                   "-o", str(out / "bot"), *libraries],
                      lambda folder: (str(folder / "bot"),), (*compiler.flags, *libraries))
@@ -101,14 +102,14 @@ def _plan(compiler: Compiler, source: Path, include_dirs: tuple[Path, ...], labe
         raise UsageError(f"bot {label!r}: -I is for C and C++ bots")
     if compiler.language == "Java":
         project = java.load_project(source)
-        return _Plan(project.files,
+        return _Plan(project.files, project.root,
                      lambda out: [compiler.program, *compiler.flags, "-d", str(out / "classes"),
                                   *map(str, project.files)],
                      lambda folder: ("java", "-cp", str(folder / "classes"), project.main_class),
                      (*compiler.flags, project.main_class))
     crate = rust.load_crate(source)
     flags = (*compiler.flags, "--edition", rust.edition_of(source))
-    return _Plan(tuple(crate.files),
+    return _Plan(tuple(crate.files), crate.entry.parent,
                  lambda out: [compiler.program, *flags, "--crate-name", "bot",
                               "-o", str(out / "bot"), str(source.resolve())],
                  lambda folder: (str(folder / "bot"),), flags)
@@ -118,7 +119,9 @@ def _key(compiler: Compiler, plan: _Plan) -> str:
     digest = hashlib.sha256()
     digest.update(json.dumps([compiler.language, compiler.version(), plan.options]).encode())
     for path in plan.files:
-        digest.update(f"\0{path}\0".encode("utf-8", "surrogateescape"))
+        # from the bot's folder: the same sources elsewhere (bundle --check's copy) are one build
+        name = path.relative_to(plan.base) if path.is_relative_to(plan.base) else path
+        digest.update(f"\0{name}\0".encode("utf-8", "surrogateescape"))
         digest.update(hashlib.sha256(path.read_bytes()).digest())
     return digest.hexdigest()
 
