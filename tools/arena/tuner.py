@@ -71,14 +71,16 @@ class TuneSession:
                            BotsByText(self.game.name, check_files=self.cluster is None))
         self._executor: GameExecutor | None = None
         self.executor_description = "no games played now"
-        self.stamp = stamp
+        self.seed_list = getattr(args, "seed_list", None)
+        digest = self.seed_list.digest if self.seed_list is not None else None
+        self.stamp = {**stamp, "seeds": digest} if digest else stamp
         self.progress_text = progress_text
         self.results = ResultsFile(args.out) if args.out else None
         base_seed = args.seed
         self.saved: dict[tuple, dict] = {}
         if self.results is not None:      # locked until the run ends
             base_seed = self.results.open(RunIdentity(self.game.name, self.options, self.clock,
-                                                      None, args.seed))
+                                                      None, args.seed, digest))
             records = list(self.results.records())
             try:
                 self._check_stamps(records)
@@ -87,7 +89,10 @@ class TuneSession:
                 raise
             self.saved = {record_key(record): record for record in records}
         self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
-        self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed)
+        self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed,
+                                    digest)
+        # what the games' seeds come from: the --seeds list, or the base seed
+        self.game_seeds = self.seed_list if self.seed_list is not None else self.base_seed
         self.quiet = bool(args.quiet or args.json)
         self.progress = None
         self.planned = 0

@@ -6,7 +6,7 @@ import json
 from referee.api import UsageError
 from tools.arena.standings import Standings, gauntlet, round_robin
 from tools.arena.tournament import Tournament, pair_count
-from tools.cli.options import add_run_arguments
+from tools.cli.options import add_run_arguments, settle_run_arguments
 
 
 def register(commands) -> None:
@@ -24,6 +24,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    settle_run_arguments(args)
     texts = list(args.bots)
     if args.gauntlet is not None and args.gauntlet not in texts:
         texts.insert(0, args.gauntlet)
@@ -38,7 +39,7 @@ def run(args) -> int:
     else:
         matchups = round_robin(names)
     standings = Standings(names, matchups, solo=tournament.solo)
-    outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), standings.add,
+    outcome = tournament.play(standings.jobs(args.games, tournament.game_seeds), standings.add,
                               standings.progress_text)
     ratings = standings.ratings(anchor)
     if args.json:

@@ -9,7 +9,7 @@ from tools.arena.runner import paired_jobs
 from tools.arena.solo import SoloComparisons, solo_jobs
 from tools.arena.tally import HeadToHead, summary_lines
 from tools.arena.tournament import Tournament, pair_count
-from tools.cli.options import add_run_arguments
+from tools.cli.options import add_run_arguments, settle_run_arguments
 
 
 def register(commands) -> None:
@@ -28,6 +28,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    settle_run_arguments(args)
     sprt = None
     if args.sprt is not None:
         try:
@@ -52,10 +53,10 @@ def run(args) -> int:
     if tournament.solo:
         tally.solo = True
         feed = SoloComparisons([(bot_a, bot_b)], tally.add).add
-        jobs = solo_jobs([bot_a, bot_b], args.games, tournament.base_seed)
+        jobs = solo_jobs([bot_a, bot_b], args.games, tournament.game_seeds)
     else:
         feed = tally.add
-        jobs = paired_jobs(bot_a, bot_b, pairs, tournament.base_seed)
+        jobs = paired_jobs(bot_a, bot_b, pairs, tournament.game_seeds)
 
     def on_record(record: dict) -> bool:
         feed(record)

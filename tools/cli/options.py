@@ -7,8 +7,10 @@ import os
 from pathlib import Path
 
 from referee.api import UsageError
+from referee.games import load_game
 from referee.process import DEFAULT_MEMORY_MB
 from tools.arena.runner import usable_cores
+from tools.arena.seeds import read_seeds
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -55,9 +57,10 @@ def check_output_file(text: str, option: str) -> None:
 
 def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
                       games_help: str) -> None:
-    parser.add_argument("-n", "--games", type=int, default=games_default, metavar="GAMES",
+    parser.add_argument("-n", "--games", type=int, metavar="GAMES",
                         help=f"{games_help}, rounded up to whole seat-swapped pairs "
-                        f"(default: {games_default})")
+                        f"(default: {games_default}; with --seeds, two per seed)")
+    parser.set_defaults(games_default=games_default)
     parser.add_argument("--jobs", "-j", type=int, metavar="J",
                         help=f"games played at once (default: the number of cores, {usable_cores()})")
     parser.add_argument("--cluster", metavar="ADDRESS", help="play the games on a Dask cluster: a "
@@ -67,6 +70,9 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
                         "on each worker with --cluster (default: the worker's own folder)")
     parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
                         "id (default: random, or the one in the --out file)")
+    parser.add_argument("--seeds", metavar="FILE", help="play exactly these game seeds, one a line "
+                        "(CodinGame's, from its replays; # comments): pair k plays the k-th seed, "
+                        "both seat orders (see docs/tools.md)")
     parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
                         "the same command again to resume")
     parser.add_argument("--replays", metavar="DIR", help="keep each game's replay in DIR, named by "
@@ -74,6 +80,23 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_game_arguments(parser)
+
+
+def settle_run_arguments(args: argparse.Namespace) -> None:
+    """-n and --seeds, before anything uses them: ``args.seed_list`` is the --seeds file's
+    seeds (or None); -n, when not given, is two games per seed (one per seed in a one-player
+    game), else the command's default."""
+    args.seed_list = None
+    if args.seeds is not None:
+        if args.seed is not None:
+            raise UsageError("--seed and --seeds: give one (--seeds plays the file's seeds; "
+                             "--seed derives them)")
+        args.seed_list = read_seeds(args.seeds)
+        if args.games is None:
+            solo = load_game(args.game).seats == (1, 1)
+            args.games = len(args.seed_list) * (1 if solo else 2)
+    if args.games is None:
+        args.games = args.games_default
 
 
 def write_csv(path: str, fields: list[str], rows: list[dict]) -> None:

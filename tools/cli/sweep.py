@@ -16,7 +16,8 @@ from tools.arena.solo import SoloComparisons, solo_jobs
 from tools.arena.standings import Standings, round_robin
 from tools.arena.tally import HeadToHead, RunningMean, format_bounds, format_elo
 from tools.arena.tournament import Tournament, pair_count
-from tools.cli.options import add_run_arguments, check_output_file, write_csv as write_csv_rows
+from tools.cli.options import add_run_arguments, check_output_file, settle_run_arguments
+from tools.cli.options import write_csv as write_csv_rows
 from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
 
 PLOT_METRICS = ("elo", "success", "mean_score")
@@ -52,6 +53,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    settle_run_arguments(args)
     names, points = expand_grid(args.template)
     if args.vs is None and not args.league:
         raise UsageError("sweep needs --vs OPPONENT, or --league to play the points against "
@@ -110,7 +112,7 @@ def _play_league(tournament: Tournament, points: list[GridPoint], names: list[st
     """The points (and --vs, rated 0) in a round robin; rows from the Bradley-Terry ratings."""
     standings = Standings(tournament.bots, round_robin(tournament.bots), solo=tournament.solo)
     on_record = own.wrap(standings.add) if own is not None else standings.add
-    outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), on_record,
+    outcome = tournament.play(standings.jobs(args.games, tournament.game_seeds), on_record,
                               standings.progress_text)
     ratings = {rating.name: rating for rating in standings.ratings(args.vs)}
     return outcome, [_row(point, names, ratings[point.bot]) for point in points]
@@ -127,11 +129,11 @@ def _play_against(tournament: Tournament, points: list[GridPoint], names: list[s
         for tally in tallies.values():
             tally.solo = True
         on_record = SoloComparisons([(point.bot, args.vs) for point in points], add_game).add
-        jobs = solo_jobs(list(tallies) + [args.vs], args.games, tournament.base_seed)
+        jobs = solo_jobs(list(tallies) + [args.vs], args.games, tournament.game_seeds)
     else:
         on_record = add_game
         jobs = interleave([paired_jobs(point.bot, args.vs, pair_count(args.games),
-                                       tournament.base_seed) for point in points])
+                                       tournament.game_seeds) for point in points])
     if own is not None:
         on_record = own.wrap(on_record)
     def progress() -> str:

@@ -12,7 +12,7 @@ from tools.arena.race import DROP_RULES, Race
 from tools.arena.spsa import Spsa, schedule
 from tools.arena.tuner import TuneInterrupted, TuneSession
 from tools.arena.tuning import SPSA_GAMES, RaceRun, SpsaRun, verify
-from tools.cli.options import add_run_arguments, check_output_file
+from tools.cli.options import add_run_arguments, check_output_file, settle_run_arguments
 from tools.cli.sweep_plot import PLOT_HINT, have_matplotlib as _have_matplotlib
 from tools.cli.tune_report import report_lines, summary, write_csv, write_plot
 
@@ -58,6 +58,7 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    settle_run_arguments(args)
     check_flags_once(args.template, "tune")
     for value, option in ((args.iterations, "--iterations"), (args.pairs or 1, "--pairs"),
                           (args.rounds, "--rounds")):
@@ -188,7 +189,7 @@ class _SpsaTuner:
         spsa = Spsa(self.parameters, self.start, gains, session.base_seed)
         self.start_units = list(spsa.theta)
         self.run = SpsaRun(spsa, self.args.template, self.args.vs, self.args.iterations,
-                           self.pairs, self.args.spsa_games)
+                           self.pairs, self.args.spsa_games, game_seeds=session.game_seeds)
         session.plan(self.args.iterations * self.run.games_per_iteration())
 
     def tune(self, session: TuneSession) -> None:
@@ -242,11 +243,11 @@ class _RaceTuner:
             check_bot(game, self.start, "the starting parameters", on_cluster)
 
     def prepare(self, session: TuneSession) -> None:
-        self.base_seed = session.base_seed
+        self.game_seeds = session.game_seeds
         session.plan(self.run.planned_games())
 
     def tune(self, session: TuneSession) -> None:
-        self.run.run(session, self.base_seed)
+        self.run.run(session, self.game_seeds)
 
     def progress_text(self) -> str:
         return self.run.progress_text()
