@@ -17,6 +17,7 @@ from tests.tools.native_bots import BOTS, bot_params, needs, session_cache  # no
 from tools.languages.build import ERROR_LINES
 
 QUIET = ("--quiet",)
+CALM = ("--first-turn-ms", "20000", "--turn-ms", "10000")    # a JVM starting on a busy machine
 OPPONENT = {"xmas_rush": "greedy", "tictactoe": "random"}
 
 
@@ -33,7 +34,7 @@ def _play_json(*args: str, **kwargs) -> tuple[subprocess.CompletedProcess, dict]
 
 @pytest.mark.parametrize("bot", bot_params())
 def test_a_source_file_plays_a_whole_game_through_play(bot, session_cache):
-    _, result = _play_json(bot.game, bot.relative, OPPONENT[bot.game], "--seed", "3")
+    _, result = _play_json(bot.game, bot.relative, OPPONENT[bot.game], "--seed", "3", *CALM)
     assert result["players"][0]["fault"] is None, result["players"][0]["fault"]
     assert result["turns"] > 4
 
@@ -104,13 +105,25 @@ def test_a_missing_compiler_is_one_line_naming_it_and_how_to_get_it(bot, program
         in done.stderr
 
 
-@needs("C++")
+_SLOW_GCC = """#!/bin/sh
+# gcc, 4 s slower to compile (not to tell its version): longer than the first turn's budget
+case "$1" in --version|-print-file-name=*) ;; *) sleep 4 ;; esac
+exec {gcc} "$@"
+"""
+
+
+@needs("C")
 def test_compile_time_is_not_charged_to_the_first_turn(tmp_path, monkeypatch):
-    """A fresh cache and a first turn of 300 ms: g++ takes longer than that on these four files,
-    and the game still has no timeout (the compile happened before the game)."""
+    """A compiler slower than the first turn's 2 s budget (gcc behind a 4 s sleep), a fresh
+    cache: the bot still answers its first turn in time (the compile happened before the game)."""
     monkeypatch.setenv("BOTARENA_CACHE_DIR", str(tmp_path / "cache"))
-    done, result = _play_json("xmas_rush", BOTS["cpp"].relative, "random", "--seed", "4",
-                              "--first-turn-ms", "300")
+    (tmp_path / "bin").mkdir()
+    wrapper = tmp_path / "bin" / "gcc"
+    wrapper.write_text(_SLOW_GCC.format(gcc=shutil.which("gcc")))
+    wrapper.chmod(0o755)
+    env = {**os.environ, "PATH": f"{tmp_path / 'bin'}{os.pathsep}{os.environ['PATH']}"}
+    done, result = _play_json("tictactoe", BOTS["c"].relative, "random", "--seed", "4",
+                              "--first-turn-ms", "2000", "--turn-ms", "2000", env=env)
     assert "botarena: compiled" in done.stderr
     assert result["players"][0]["fault"] is None
 
@@ -195,3 +208,32 @@ def test_two_processes_compiling_the_same_bot_at_once_both_get_it(tmp_path):
     assert len(binaries) == 1 and os.access(binaries.pop(), os.X_OK)
     assert [path.name.startswith(".build-") for path in (tmp_path / "cache" / "compiled").iterdir()] \
         == [False]
+
+
+_EDITION_2015_BOT = """\
+use std::io::BufRead;
+
+fn main() {
+    let async = 0;            // an identifier in the 2015 edition only: the edition is Cargo's
+    let stdin = std::io::stdin();
+    let mut lines = stdin.lock().lines().map(|line| line.unwrap());
+    while lines.next().is_some() {
+        let count: usize = lines.next().unwrap().trim().parse().unwrap();
+        let cells: Vec<String> = (0..count).map(|_| lines.next().unwrap()).collect();
+        println!("{}", cells[async]);
+    }
+}
+"""
+
+
+@needs("Rust")
+def test_a_cargo_projects_main_rs_compiles_with_its_edition(tmp_path, session_cache):
+    (tmp_path / "src").mkdir()
+    (tmp_path / "src" / "main.rs").write_text(_EDITION_2015_BOT)
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "bot"\nversion = "0.1.0"\n'
+                                         'edition = "2015"\n')
+    _, result = _play_json("tictactoe", str(tmp_path / "src" / "main.rs"), "random", "--seed", "1")
+    assert result["players"][0]["fault"] is None
+    (tmp_path / "Cargo.toml").write_text('[package]\nname = "bot"\nversion = "0.1.0"\n')
+    refused = run_cli("play", "tictactoe", str(tmp_path / "src" / "main.rs"), "random")
+    assert refused.returncode == 2 and "does not compile" in refused.stderr    # 2021: a keyword
