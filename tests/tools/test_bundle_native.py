@@ -159,6 +159,7 @@ def test_what_a_bundle_cannot_hold_is_one_line(tmp_path, files, message):
     (["--strip", "always"], "--strip is for Python bots"),
     (["-o", "x.java"], "-o 'x.java' is a Java file name; this bundle is C"),
     (["--seeds", "seeds.txt"], "--seeds is for --check"),
+    (["--vs", "greedy"], "--vs is for --check"),
 ])
 def test_bad_bundle_options_are_one_line(args, message, tmp_path):
     output = [] if "-o" in args else ["-o", str(tmp_path / "out.c")]
@@ -234,3 +235,11 @@ def test_check_takes_the_seeds_of_a_file(tmp_path, session_cache):
     assert done.returncode == 0, done.stderr
     assert "in 2 games against random" in done.stdout
 
+
+
+def test_a_source_that_is_not_utf8_is_bundled_byte_for_byte(tmp_path):
+    source = b'#include <stdio.h>\n/* caf\xe9, Latin-1 */\nint main(void) { puts("x"); }\n'
+    (tmp_path / "main.c").write_bytes(source)
+    done = run_cli("bundle", str(tmp_path / "main.c"), "-o", str(tmp_path / "out.c"))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "out.c").read_bytes().endswith(source)

@@ -47,7 +47,7 @@ def register(commands) -> None:
     parser.add_argument("--check", action="store_true",
                         help="then play the original and the bundle against --vs on the same "
                         "seeds and check that every answer is the same (exit 1 if not)")
-    parser.add_argument("--vs", metavar="OPPONENT", default="random",
+    parser.add_argument("--vs", metavar="OPPONENT",
                         help="--check's opponent (default: random, seeded by each game's seed)")
     parser.add_argument("--seeds", metavar="FILE", help="--check's seeds, one a line (default: "
                         f"1 to {len(DEFAULT_SEEDS)})")
@@ -57,8 +57,10 @@ def register(commands) -> None:
 def run(args) -> int:
     if args.limit <= 0:
         raise UsageError(f"--limit {args.limit}: must be positive")
-    if args.seeds and not args.check:
-        raise UsageError("--seeds is for --check (the seeds the bundle is checked on)")
+    for given, option in ((args.seeds, "--seeds"), (args.vs, "--vs")):
+        if given is not None and not args.check:
+            raise UsageError(f"{option} is for --check (what the bundle is checked on)")
+    args.vs = args.vs or "random"
     game = _check_game(args) if args.check else None
     seeds = read_seeds(args.seeds).seeds if args.seeds else DEFAULT_SEEDS
     if is_source(args.bot):
@@ -66,7 +68,8 @@ def run(args) -> int:
     else:
         text, name, summary, original, bundled = _python(args, game)
     if args.output == "-":
-        sys.stdout.write(text)
+        sys.stdout.buffer.write(text.encode("utf-8", "surrogateescape"))
+        sys.stdout.flush()
     else:
         _write(args.output, text)
         print(f"{args.output}: {len(text):,} characters ({len(text) / CODINGAME_LIMIT:.0%} of "
@@ -75,7 +78,7 @@ def run(args) -> int:
         return 0
     with tempfile.TemporaryDirectory(prefix="botarena-check-") as folder:
         bundle_file = Path(folder, name)
-        bundle_file.write_text(text, encoding="utf-8")
+        bundle_file.write_text(text, encoding="utf-8", errors="surrogateescape")
         return _report(args, check_bundle(game, original(), bundled(bundle_file),
                                           resolve_bot(game.name, args.vs), seeds=seeds))
 
@@ -158,7 +161,8 @@ def _check_output_name(output: str, language: str) -> None:
 
 def _write(output: str, text: str) -> None:
     try:
-        Path(output).write_text(text, encoding="utf-8")
+        # a C or C++ source that is not UTF-8 (a Latin-1 comment) is written back byte for byte
+        Path(output).write_text(text, encoding="utf-8", errors="surrogateescape")
     except OSError as error:
         raise UsageError(f"cannot write {output!r}: {error.strerror}") from None
 
