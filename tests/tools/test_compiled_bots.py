@@ -49,17 +49,17 @@ def test_it_compiles_once_and_again_only_when_a_file_it_is_made_of_changes(bot, 
     shutil.copytree(bot.path.parent if bot.language != "Java" else bot.path.parent.parent, project)
     entry = project / bot.path.relative_to(bot.path.parent if bot.language != "Java"
                                            else bot.path.parent.parent)
-    first = run_cli("play", bot.game, str(entry), OPPONENT[bot.game], "--seed", "1", *QUIET)
+    first = run_cli("play", bot.game, str(entry), "random", "--seed", "1", *QUIET)
     assert first.returncode == 0, first.stderr
     assert f"botarena: compiled {entry}" in first.stderr
-    again = run_cli("play", bot.game, str(entry), OPPONENT[bot.game], "--seed", "2", *QUIET)
+    again = run_cli("play", bot.game, str(entry), "random", "--seed", "2", *QUIET)
     assert again.returncode == 0 and "compiled" not in again.stderr, again.stderr
     assert len(_entries(tmp_path / "cache")) == 1
     other = {"C++": "path.h", "C": "lib/order.h", "Java": "bot/model/Board.java",
              "Rust": "strategy/tactics/lines.rs"}[bot.language]
     edited = project / other
     edited.write_text(edited.read_text() + "\n// edited\n")
-    third = run_cli("play", bot.game, str(entry), OPPONENT[bot.game], "--seed", "2", *QUIET)
+    third = run_cli("play", bot.game, str(entry), "random", "--seed", "2", *QUIET)
     assert third.returncode == 0 and "botarena: compiled" in third.stderr, third.stderr
     assert len(_entries(tmp_path / "cache")) == 2
     assert not [path for path in (tmp_path / "cache" / "compiled").iterdir()

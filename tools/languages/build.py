@@ -62,7 +62,8 @@ def cache_root() -> Path:
     return Path(base, "botarena")
 
 
-def build(path: str | Path, include_dirs: tuple[str, ...] = (), *, label: str | None = None) -> Built:
+def build(path: str | Path, include_dirs: tuple[str, ...] = (), *,
+          label: str | None = None) -> Built:
     """Compile the bot whose main file is ``path`` (or find it compiled); UsageError with the
     compiler's first lines when it does not compile, or naming the missing compiler."""
     source = Path(path)

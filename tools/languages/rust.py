@@ -1,7 +1,7 @@
 """The module tree of a Rust bot: ``main.rs`` and the files its ``mod name;`` items load.
 
-As rustc finds them: in the crate's root file (``main.rs``) or a ``mod.rs``, ``mod foo;`` is ``foo.rs`` or
-``foo/mod.rs`` beside it; in any other file ``bar.rs``, it is ``bar/foo.rs`` or
+As rustc finds them: in the crate's root file (``main.rs``) or a ``mod.rs``, ``mod foo;`` is
+``foo.rs`` or ``foo/mod.rs`` beside it; in any other file ``bar.rs``, it is ``bar/foo.rs`` or
 ``bar/foo/mod.rs``. Attributes and ``pub``/``pub(crate)`` before ``mod`` are kept with it.
 Not followed: ``#[path = "..."]`` and a ``mod foo;`` inside an inline ``mod bar { }``.
 """
