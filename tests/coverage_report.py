@@ -15,7 +15,7 @@ MODULE_FLOOR = 75.0
 EXCEPTED = {
     # Playwright's sync API runs in a greenlet: coverage's thread tracer loses the lines after
     # the switch (the bench's browser half). concurrency=greenlet sees them (92 %) but makes the
-    # whole run ~30 % slower; tests/test_bench.py runs the bench and checks its browser figures.
+    # whole run ~30 % slower; tests/tools/test_bench.py runs the bench and checks its browser figures.
     "tools/bench/view.py": "its browser half runs past a greenlet switch, which the tracer does not follow",
 }
 

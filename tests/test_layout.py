@@ -1,12 +1,13 @@
 """The folders are the layers: dependencies run one way and no module imports itself back.
 
 referee (rules and harness) knows nothing of bots or tools; bots know only referee.games (rules
-and codecs, so a bundle is self-contained); in tools, cli -> arena -> referee, with stats, bundle,
-bench and view beside them and never imported by arena.
+and codecs, so a bundle is self-contained); in tools, cli -> tune -> arena -> referee, with stats,
+bundle, bench and view beside them and never imported by arena.
 """
 from __future__ import annotations
 
 import ast
+import sys
 from pathlib import Path
 
 import pytest
@@ -58,6 +59,7 @@ FORBIDDEN = [
     # search knows the State interface and a deadline, not how a bot reads its turns or the games
     ("bots.search", "bots.runtime"), ("bots.search", "bots.turns"), ("bots.search", "referee"),
     ("tools.arena", "tools.cli"), ("tools.stats", "tools.cli"), ("tools.stats", "tools.arena"),
+    ("tools.arena", "tools.tune"), ("tools.tune", "tools.cli"),
     ("tools.bundle", "tools.cli"), ("tools.bench", "tools.cli"),
 ]
 
@@ -83,12 +85,18 @@ def test_dependencies_run_one_way(importer, forbidden):
     assert not wrong, wrong
 
 
-def test_no_import_circles():
-    graph = {name: {_resolve(imported) for imported in _imports(path, top_level_only=True)} - {None, name}
-             for name, path in MODULES.items()}
+def import_graph(modules: dict[str, Path]) -> dict[str, set[str]]:
+    """Module -> the project modules it imports anywhere: at the top, inside a function (a lazy
+    import is a dependency all the same) or under ``if TYPE_CHECKING:`` (so is a type's)."""
+    graph = {name: {_resolve(imported) for imported in _imports(path, top_level_only=False)}
+             - {None, name} for name, path in modules.items()}
     # a package's __init__ importing its own submodule is not a circle worth naming
-    graph = {name: {target for target in targets if not _within(target, name)}
-             for name, targets in graph.items()}
+    return {name: {target for target in targets if not _within(target, name)}
+            for name, targets in graph.items()}
+
+
+def import_circles(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Each circle found by a depth-first walk, as the trail that closes it."""
     state: dict[str, int] = {}
     circles = []
 
@@ -104,7 +112,28 @@ def test_no_import_circles():
     for name in sorted(graph):
         if name not in state:
             visit(name, [name])
-    assert not circles, circles
+    return circles
+
+
+def test_no_import_circles():
+    assert not import_circles(import_graph(MODULES)), import_circles(import_graph(MODULES))
+
+
+def test_a_circle_through_a_lazy_or_a_type_checking_import_is_found(tmp_path, monkeypatch):
+    """The checker itself: a circle closed only inside a function, or only for a type checker."""
+    package = tmp_path / "tools"
+    package.mkdir()
+    (package / "first.py").write_text("from tools.second import helper\n")
+    (package / "second.py").write_text("def helper():\n    from tools.first import thing\n")
+    (package / "third.py").write_text("import typing\nif typing.TYPE_CHECKING:\n"
+                                      "    from tools.first import thing\n")
+    (package / "fourth.py").write_text("from tools.third import x\n")
+    modules = {f"tools.{name}": package / f"{name}.py"
+               for name in ("first", "second", "third", "fourth")}
+    monkeypatch.setattr(sys.modules[__name__], "MODULES", modules)
+    assert import_circles(import_graph(modules)) == [["tools.first", "tools.second", "tools.first"]]
+    (package / "first.py").write_text("from tools.second import helper\nimport tools.fourth\n")
+    assert len(import_circles(import_graph(modules))) == 2       # first -> fourth -> third -> first
 
 
 def test_the_tools_folder_is_layered():

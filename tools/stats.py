@@ -84,7 +84,7 @@ def bounded_interval(counts: Sequence[float], values: Sequence[float],
     wins and losses it is Agresti-Coull's interval itself; on large samples it is the normal
     interval; unlike the normal one it keeps a width when every sample is alike (a perfect
     record is not certain) and never leaves the range. Adding a top sample (a win) never lowers
-    the lower end; tests/test_stats.py checks that over every small record.
+    the lower end; tests/tools/test_stats.py checks that over every small record.
     """
     bottom, top = values[0], values[-1]
     if top == bottom or sum(counts) <= 0:

@@ -4,15 +4,15 @@ from __future__ import annotations
 from bots.runtime import read_lines
 from bots.turns import Search, play_turns
 from bots.turns import search_parser as _search_parser
-from referee.games.number_maze import codec
+from referee.games.number_maze import GAME, codec
 
-FIRST_TURN_MS, TURN_MS = 1000, 50        # the game's time control
+CLOCK = GAME.time_control          # budgets default to the game's own, read from the game
 
 
 def search_parser(description: str):
     """--iterations counts expanded states."""
-    return _search_parser(description, unit="expanded states", first_turn_ms=FIRST_TURN_MS,
-                          turn_ms=TURN_MS)
+    return _search_parser(description, unit="expanded states",
+                          first_turn_ms=CLOCK.first_turn_ms, turn_ms=CLOCK.turn_ms)
 
 
 def play(options, search: Search) -> None:

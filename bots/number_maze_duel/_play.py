@@ -7,14 +7,15 @@ from __future__ import annotations
 from bots.runtime import read_lines
 from bots.turns import Search, add_uct_options, play_turns
 from bots.turns import search_parser as _search_parser
-from referee.games.number_maze_duel import codec
+from referee.games.number_maze_duel import GAME, codec
 
-FIRST_TURN_MS, TURN_MS = 1000, 50        # the game's time control
+CLOCK = GAME.time_control          # budgets default to the game's own, read from the game
 
 
 def search_parser(description: str):
     """--iterations counts playouts; --playout-depth is shared by every duel search."""
-    parser = _search_parser(description, unit="playouts", first_turn_ms=FIRST_TURN_MS, turn_ms=TURN_MS)
+    parser = _search_parser(description, unit="playouts", first_turn_ms=CLOCK.first_turn_ms,
+                            turn_ms=CLOCK.turn_ms)
     parser.add_argument("--playout-depth", type=int, default=None, metavar="TURNS",
                         help="cut playouts after TURNS turns and score the lead instead "
                              "(default: none, play to the end)")

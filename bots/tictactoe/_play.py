@@ -5,13 +5,13 @@ from bots.runtime import read_line, read_lines
 from bots.search.alternating import iterative_deepening
 from bots.turns import Search, play_turns
 from bots.turns import search_parser as _search_parser
-from referee.games.tictactoe import codec
+from referee.games.tictactoe import GAME, codec
 
-FIRST_TURN_MS, TURN_MS = 1000, 100       # the game's time control
+CLOCK = GAME.time_control          # budgets default to the game's own, read from the game
 
 
 def search_parser(description: str, unit: str):
-    return _search_parser(description, unit=unit, first_turn_ms=FIRST_TURN_MS, turn_ms=TURN_MS,
+    return _search_parser(description, unit=unit, first_turn_ms=CLOCK.first_turn_ms, turn_ms=CLOCK.turn_ms,
                           margin_ms=15)
 
 

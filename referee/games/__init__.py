@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import importlib
+import os
 import pkgutil
 
 from referee.api import Game, UsageError
@@ -12,7 +13,14 @@ def game_names() -> list[str]:
 
 
 def load_game(name: str) -> Game:
-    """The game called ``name``; UsageError naming the known games otherwise."""
+    """The game called ``name``; UsageError naming the known games otherwise, or the folder
+    when it holds no game (one being written, say)."""
     if name not in game_names():
         raise UsageError(f"unknown game {name!r} (known: {', '.join(game_names())})")
-    return importlib.import_module(f"referee.games.{name}").GAME
+    module = importlib.import_module(f"referee.games.{name}")
+    game = getattr(module, "GAME", None)
+    if not isinstance(game, Game):
+        folder = os.path.dirname(module.__file__ or name)
+        raise UsageError(f"{folder}: not a game yet, its __init__.py defines no GAME (a Game "
+                         "instance; see docs/adding-a-game.md)")
+    return game

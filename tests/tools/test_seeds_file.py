@@ -132,3 +132,22 @@ def test_bad_seeds_options_are_one_line(tmp_path, seeds_file, args, message):
         done = run_cli(command, "tictactoe", *bots, *args)
         assert done.returncode == 2 and done.stderr.count("\n") == 1, (command, done.stderr)
         assert message in done.stderr, (command, done.stderr)
+
+
+def test_the_python_api_plays_the_settings_seeds_and_refuses_a_base_seed_beside_them(tmp_path):
+    """``Settings.seeds`` is --seeds for a script: pair k plays the k-th seed, both seat orders;
+    with ``seed`` too, the command line's line."""
+    from tools.arena.headtohead import play_head_to_head
+    from tools.arena.seeds import SeedList
+    from tools.arena.settings import Settings
+
+    out = tmp_path / "api.jsonl"
+    settings = Settings("tictactoe", seeds=SeedList((7, -5), "mine"), jobs=1, quiet=True,
+                        results=str(out))
+    result = play_head_to_head(settings, "minimax", "random", games=4)
+    assert result.summary["games"] == 4
+    assert sorted(record["seed"] for record in _records(out)) == [-5, -5, 7, 7]
+    assert result.status_lines[0].startswith("seeds mine (2)")
+    with pytest.raises(UsageError, match="--seed and --seeds: give one"):
+        play_head_to_head(Settings("tictactoe", seed=1, seeds=SeedList((7,), "mine")),
+                          "minimax", "random", games=2)

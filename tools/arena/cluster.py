@@ -12,6 +12,7 @@ a future resolves once, so none is counted twice.
 """
 from __future__ import annotations
 
+import asyncio
 import dataclasses
 import importlib.util
 import json
@@ -28,11 +29,13 @@ import dask
 import distributed
 from distributed import Client, LocalCluster
 
-from referee.api import BotArenaError, Game, TimeControl, UsageError
+from referee.api import BotArenaError, Game, MatchCancelled, TimeControl, UsageError
 from referee.games import load_game
 from referee.match import MatchResult, PlayerResult, PlayerSpec
 from tools.arena.botspec import resolve_bot
-from tools.arena.runner import Arena, GameJob, usable_cores
+from tools.arena.arena import Arena, usable_cores
+from tools.arena.schedule import GameJob
+from tools.arena.settings import BotLimits
 
 CONNECT_TIMEOUT_S = 10
 CAPACITY_REFRESH_S = 1.0
@@ -46,10 +49,8 @@ class ArenaSpec:
     game: str
     options: dict
     time_control: TimeControl
-    memory_mb: int | None
+    limits: BotLimits
     workdir: str | None
-    sandboxed: bool = False
-    line_buffered: bool = True
 
 
 @dataclass(frozen=True)
@@ -60,7 +61,7 @@ class WorkerFailure:
     message: str
 
 
-class _Cancelled(BotArenaError):
+class _Cancelled(MatchCancelled):
     """The client cancelled this game: stop it and its bots (play_match re-raises this)."""
 
 
@@ -83,8 +84,7 @@ def _worker_arena(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> Arena:
             if key not in _players:
                 _players[key] = resolve_bot(spec.game, text, workdir=spec.workdir)
             players[name] = dataclasses.replace(_players[key], name=name)
-    return Arena(_games[spec.game], spec.options, spec.time_control, spec.memory_mb, players,
-                 sandboxed=spec.sandboxed, line_buffered=spec.line_buffered)
+    return Arena(_games[spec.game], spec.options, spec.time_control, spec.limits, players)
 
 
 def check_bots(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> str | None:
@@ -155,11 +155,35 @@ def _connect(address: str) -> tuple[Client, LocalCluster | None]:
         cluster = _local_cluster(address)
         return Client(cluster), cluster
     try:
+        _handshake(address)
         return Client(address, timeout=CONNECT_TIMEOUT_S), None
-    except (OSError, TimeoutError, ValueError) as error:
-        reason = str(error).splitlines()[0] if str(error) else type(error).__name__
-        raise UsageError(f"--cluster {address}: no Dask scheduler answers there ({reason}); "
-                         "start one with: dask scheduler (see docs/cluster.md)") from None
+    except Exception as error:          # whatever answered there, it is not a Dask scheduler
+        raise UsageError(f"--cluster {address}: no Dask scheduler answers there "
+                         f"({_reason(error)}); start one with: dask scheduler (see "
+                         "docs/cluster.md)") from None
+
+
+def _handshake(address: str) -> None:
+    """Dask's own handshake with ``address``, all of it within CONNECT_TIMEOUT_S.
+
+    Client(timeout=) bounds the TCP connection only: Dask then waits for the peer's handshake
+    with no limit (a silent listener held a run until it closed) and reads whatever comes as
+    frames (an HTTP server's reply made it hang 11 minutes, or raise MemoryError on a frame
+    length read from text). TimeoutError when no handshake comes in time."""
+    async def shake() -> None:
+        comm = await distributed.comm.connect(address, timeout=CONNECT_TIMEOUT_S)
+        comm.abort()
+
+    asyncio.run(asyncio.wait_for(shake(), CONNECT_TIMEOUT_S))
+
+
+def _reason(error: BaseException) -> str:
+    if isinstance(error, TimeoutError):
+        return f"no Dask handshake within {CONNECT_TIMEOUT_S} s"
+    if isinstance(error, MemoryError):
+        return "its reply is not Dask's protocol"
+    text = str(error).splitlines()[0] if str(error) else ""
+    return text or type(error).__name__
 
 
 class DaskExecutor:
@@ -178,8 +202,8 @@ class DaskExecutor:
     @classmethod
     def open(cls, arena: Arena, address: str, bot_texts: dict[str, str],
              workdir: str | None) -> "DaskExecutor":
-        spec = ArenaSpec(arena.game.name, arena.options, arena.time_control, arena.memory_mb,
-                         workdir, arena.sandboxed, arena.line_buffered)
+        spec = ArenaSpec(arena.game.name, arena.options, arena.time_control, arena.limits,
+                         workdir)
         client, cluster = _connect(address)
         executor = cls(client, cluster, spec, bot_texts)
         try:

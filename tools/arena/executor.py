@@ -15,14 +15,13 @@ from __future__ import annotations
 import os
 import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import TYPE_CHECKING, Mapping, Protocol
+from typing import Mapping, Protocol
 
-from referee.api import BotArenaError, UsageError
+from referee.api import MatchCancelled, UsageError
+from referee.harness.process import close_all
 from referee.match import MatchResult
-from referee.process import close_all
-
-if TYPE_CHECKING:
-    from tools.arena.runner import Arena, GameJob
+from tools.arena.arena import Arena, worker_count
+from tools.arena.schedule import GameJob
 
 
 class GameExecutor(Protocol):
@@ -37,10 +36,10 @@ class GameExecutor(Protocol):
     def in_flight(self) -> int:
         """Games submitted and not yet handed back by ``finished``."""
 
-    def submit(self, job: "GameJob") -> None:
+    def submit(self, job: GameJob) -> None:
         """Start (or queue) one game."""
 
-    def finished(self, timeout: float) -> list[tuple["GameJob", MatchResult]]:
+    def finished(self, timeout: float) -> list[tuple[GameJob, MatchResult]]:
         """Wait up to ``timeout`` seconds for a game to end; every game ended since the last
         call, in submission order. Each submitted job comes back once, or never if cancelled."""
 
@@ -56,7 +55,7 @@ class GameExecutor(Protocol):
         """Cancel what is left and release threads, connections and any cluster started here."""
 
 
-class _Dropped(BotArenaError):
+class _Dropped(MatchCancelled):
     """A game that waited for its turn to play was dropped (the run stopped)."""
 
 
@@ -72,7 +71,7 @@ class LocalExecutor:
     start-up takes CPU from a bot on the clock.
     """
 
-    def __init__(self, arena: "Arena", workers: int, cores: int | None = None):
+    def __init__(self, arena: Arena, workers: int, cores: int | None = None):
         self.arena = arena
         self.workers = workers
         self.description = f"jobs {workers}"
@@ -89,7 +88,7 @@ class LocalExecutor:
     def in_flight(self) -> int:
         return len(self._running)
 
-    def submit(self, job: "GameJob") -> None:
+    def submit(self, job: GameJob) -> None:
         self._running[self._pool.submit(self._play, job)] = job
 
     def drop_waiting(self) -> None:
@@ -99,7 +98,7 @@ class LocalExecutor:
     def _stopped(self) -> bool:
         return self._cancelled.is_set() or self._dropping.is_set()
 
-    def _play(self, job: "GameJob") -> MatchResult | None:
+    def _play(self, job: GameJob) -> MatchResult | None:
         playing = threading.Event()
         released = threading.Lock()             # taken by the first of the two releases
 
@@ -125,7 +124,7 @@ class LocalExecutor:
         finally:
             release()
 
-    def finished(self, timeout: float) -> list[tuple["GameJob", MatchResult]]:
+    def finished(self, timeout: float) -> list[tuple[GameJob, MatchResult]]:
         if not self._running:
             return []
         done, _ = wait(self._running, timeout=timeout, return_when=FIRST_COMPLETED)
@@ -164,7 +163,7 @@ class LocalExecutor:
 CLUSTER_HINT = "pip install 'botarena[cluster]' (or: pip install distributed)"
 
 
-def open_executor(arena: "Arena", *, jobs: int | None = None, cluster: str | None = None,
+def open_executor(arena: Arena, *, jobs: int | None = None, cluster: str | None = None,
                   bot_texts: Mapping[str, str] | None = None,
                   workdir: str | None = None) -> GameExecutor:
     """Threads here (``jobs``, default: one per core), or a Dask cluster: ``cluster`` is a
@@ -172,7 +171,6 @@ def open_executor(arena: "Arena", *, jobs: int | None = None, cluster: str | Non
     user wrote it) themselves, relative paths against ``workdir``. Each task carries the
     commands of its own seats, so a producer that makes up bots as it goes (a tuner) passes a
     mapping that answers for any name (``__missing__``). UsageError when it cannot."""
-    from tools.arena.runner import worker_count
     if cluster is None:
         return LocalExecutor(arena, worker_count(jobs))
     if jobs is not None:

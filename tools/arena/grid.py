@@ -18,9 +18,45 @@ from typing import Sequence
 from referee.api import UsageError
 
 _BRACES = re.compile(r"\{([^{}]*)\}")
-_RANGE = re.compile(r"^\s*(-?\d+)\s*\.\.\s*(-?\d+)\s*(?:\.\.\s*(\d+)\s*)?$")
 _NUMBER = r"(-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?)"
-_SPAN = re.compile(rf"^\s*{_NUMBER}\s*\.\.\s*{_NUMBER}\s*(log)?\s*$")
+_SPAN = re.compile(rf"^\s*{_NUMBER}\s*\.\.\s*{_NUMBER}\s*(?:\.\.\s*(\d+)\s*)?(log)?\s*$")
+_INTEGER = re.compile(r"-?\d+")
+# Past this many points a grid is refused before anything is built: sweep and race hold every
+# point (and its tallies) in memory, and a typo such as {1..100000000} would otherwise fill it.
+MAX_GRID_POINTS = 10_000
+
+
+@dataclass(frozen=True, slots=True)
+class Span:
+    """A brace range ``{LOW..HIGH}``, ``{LOW..HIGH..STEP}`` or ``{LOW..HIGH log}``, as written."""
+
+    low: str
+    high: str
+    step: str | None
+    log: bool
+
+    @property
+    def integer(self) -> bool:
+        return bool(_INTEGER.fullmatch(self.low) and _INTEGER.fullmatch(self.high))
+
+
+def read_span(body: str, template: str, command: str) -> Span | None:
+    """The range ``body`` writes (None when it is no range); UsageError for an empty one. The one
+    reader of ranges: ``sweep``, ``tune --method race`` and ``tune`` (SPSA) refuse the same ones."""
+    match = _SPAN.match(body)
+    if not match:
+        return None
+    span = Span(match.group(1), match.group(2), match.group(3), bool(match.group(4)))
+    try:
+        low, high = (int(span.low), int(span.high)) if span.integer else \
+            (float(span.low), float(span.high))
+    except ValueError:                  # an integer of more than 4,300 digits
+        raise UsageError(f"{command} {template!r}: {{{body}}}: a number too long to read") \
+            from None
+    if not low < high:
+        raise UsageError(f"{command} {template!r}: {{{body}}} is an empty range; LOW must be "
+                         "below HIGH")
+    return span
 
 
 @dataclass(frozen=True)
@@ -30,14 +66,20 @@ class GridPoint:
 
 
 def expand_grid(template: str, command: str = "sweep") -> tuple[list[str], list[GridPoint]]:
-    """Parameter names and the cartesian grid of a template with brace lists."""
+    """Parameter names and the cartesian grid of a template with brace lists; UsageError past
+    ``MAX_GRID_POINTS`` points, counted before any point is made."""
     groups, names = _groups(template, f"{command} {template!r}: no brace list to sweep; write "
                             "e.g. \"hybrid --depth {1,2,3}\"")
     if len(set(names)) != len(names):
         names = [f"{name}{number}" for number, name in enumerate(names, 1)]
     choices = [_brace_values(group.group(1), template, command) for group in groups]
-    points = [GridPoint(values, fill(template, values)) for values in itertools.product(*choices)]
-    return names, points
+    size = math.prod(map(_count, choices))
+    if size > MAX_GRID_POINTS:
+        raise UsageError(f"{command} {template!r}: a grid of {size:,} points; at most "
+                         f"{MAX_GRID_POINTS:,} can be played: narrow the ranges or use a step "
+                         "({0..1000..100})")
+    texts = [tuple(map(str, values)) for values in itertools.product(*choices)]
+    return names, [GridPoint(values, fill(template, values)) for values in texts]
 
 
 def fill(template: str, values: Sequence[str]) -> str:
@@ -67,14 +109,24 @@ def _names(template: str, groups: list[re.Match]) -> list[str]:
     return names
 
 
-def _brace_values(body: str, template: str, command: str) -> list[str]:
-    span = _RANGE.match(body)
-    if span:
-        first, last, step = int(span.group(1)), int(span.group(2)), int(span.group(3) or 1)
+def _count(values: Sequence) -> int:
+    """How many values: ``len`` fails on a range longer than sys.maxsize."""
+    if isinstance(values, range):
+        return max(0, (values.stop - values.start + values.step - 1) // values.step)
+    return len(values)
+
+
+def _brace_values(body: str, template: str, command: str) -> Sequence[int | str]:
+    """The values of one brace group: a ``range`` (lazy: counted without being built) or a list."""
+    span = read_span(body, template, command)
+    if span is not None:
+        if span.log or not span.integer:
+            raise UsageError(f"{command} {template!r}: {{{body}}}: a grid's range takes integer "
+                             "ends ({1..8}, {0..20..5}); list other values: {0.1,0.5,1}")
+        step = int(span.step or 1)
         if step <= 0:
             raise UsageError(f"{command} {template!r}: {{{body}}} needs a positive step")
-        direction = 1 if last >= first else -1
-        return [str(value) for value in range(first, last + direction, direction * step)]
+        return range(int(span.low), int(span.high) + 1, step)
     values = [value.strip() for value in body.split(",")]
     if len(values) < 2 or not all(values):
         raise UsageError(f"{command} {template!r}: {{{body}}} should list two or more values, "
@@ -142,17 +194,12 @@ def parse_ranges(template: str, command: str = "tune") -> list[Parameter]:
     parameters = []
     for name, group in zip(names, groups):
         body = group.group(1)
-        span = _SPAN.match(body)
-        if not span:
+        span = read_span(body, template, command)
+        if span is None or span.step is not None:
             raise UsageError(f"{command} {template!r}: {{{body}}} should be a range {{LOW..HIGH}} "
                              "(add ' log' for a log scale: {0.01..10 log})")
-        low_text, high_text, log = span.groups()
-        low, high = float(low_text), float(high_text)
-        if not low < high:
-            raise UsageError(f"{command} {template!r}: {{{body}}} is an empty range; LOW must be "
-                             "below HIGH")
-        if log and low <= 0:
+        low, high = float(span.low), float(span.high)
+        if span.log and low <= 0:
             raise UsageError(f"{command} {template!r}: {{{body}}}: a log scale needs LOW above 0")
-        integer = all(re.fullmatch(r"-?\d+", text) for text in (low_text, high_text))
-        parameters.append(Parameter(name, low, high, integer, bool(log)))
+        parameters.append(Parameter(name, low, high, span.integer, span.log))
     return parameters

@@ -239,8 +239,16 @@ def _is_int(value) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)
 
 
+# A game's score or an answer's latency past this is no result of ours: the summary squares
+# them (a score's variance), and 1e300 squared overflowed after the missing games were played.
+MAX_MAGNITUDE = 1e15
+
+
 def _is_number(value) -> bool:
-    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value)
+    """A finite int or float within +-MAX_MAGNITUDE (not a bool; NaN and Infinity, which
+    json.loads reads, are refused)."""
+    return (_is_int(value) or isinstance(value, float)) and math.isfinite(value) \
+        and abs(value) <= MAX_MAGNITUDE
 
 
 def record_problem(record) -> str | None:
@@ -268,8 +276,9 @@ def record_problem(record) -> str | None:
     latencies = record.get("latencies_ms")
     if latencies is not None and not (
             isinstance(latencies, list) and len(latencies) == len(seats)
-            and all(isinstance(row, list) and all(_is_number(v) for v in row) for row in latencies)):
-        return "latencies_ms is not a list of numbers per seat"
+            and all(isinstance(row, list) and all(_is_number(v) and v >= 0 for v in row)
+                    for row in latencies)):
+        return f"latencies_ms is not a list of numbers from 0 to {MAX_MAGNITUDE:.0e} per seat"
     if record.get("base_seed") is not None and not _is_int(record["base_seed"]):
         return "base_seed is not a number"
     if not isinstance(record.get("referee_error"), (str, type(None))):
@@ -282,8 +291,10 @@ def record_problem(record) -> str | None:
 def _player_problem(player) -> str | None:
     if not isinstance(player, dict):
         return "a player is not an object"
-    if not _is_int(player.get("rank")) or not _is_number(player.get("score")):
-        return "a player has no rank or score"
+    if not _is_int(player.get("rank")):
+        return "a player's rank is not a whole number"
+    if not _is_number(player.get("score")):
+        return f"a player's score is not a finite number of size at most {MAX_MAGNITUDE:.0e}"
     fault = player.get("fault")
     if fault is not None and not (isinstance(fault, dict) and isinstance(fault.get("kind"), str)
                                   and _is_int(fault.get("turn"))

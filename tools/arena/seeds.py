@@ -4,7 +4,8 @@ CodinGame's replays), instead of seeds derived from a base seed.
 A line holds one signed 64-bit integer (CodinGame's seeds are Java longs: big, often negative),
 optionally written ``seed=N`` as CodinGame's replay options show it. Blank lines and ``#``
 comments (whole lines or after the seed) are skipped. Pair ``k`` of a run plays seed ``k`` of
-the list (again from the first when a run has more pairs than the list has seeds).
+the list (again from the first when a run has more pairs than the list has seeds). A Python
+caller gives the list as ``Settings(game, seeds=SeedList((1, 2, 3), "mine"))``.
 """
 from __future__ import annotations
 
@@ -14,8 +15,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from referee.api import UsageError
-from tools.arena.setup import MAX_SEED, MIN_SEED
 
+MAX_SEED = 2**63 - 1              # seeds are Java longs, as CodinGame's referees take them
+MIN_SEED = -2**63
 _LINE = re.compile(r"(?:seed\s*=\s*)?([+-]?\d+)", re.IGNORECASE)
 MAX_SEEDS = 10**6
 
@@ -32,6 +34,11 @@ class SeedList:
 
     def __len__(self) -> int:
         return len(self.seeds)
+
+    def games(self, solo: bool) -> int:
+        """A run's games when not told: each seed in both seat orders (once in a one-player
+        game)."""
+        return len(self.seeds) * (1 if solo else 2)
 
     @property
     def digest(self) -> str:

@@ -1,13 +1,13 @@
-"""A game, its options and its time control, from the settings the commands share."""
+"""A game, its options and its time control, from a run's settings, each checked."""
 from __future__ import annotations
 
-import argparse
 import dataclasses
 from typing import Any, Callable
 
 from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
-from referee.sandbox import check_available as check_sandbox
+from tools.arena.seeds import MAX_SEED, MIN_SEED
+from tools.arena.settings import Settings
 
 
 def parse_option_pairs(texts: list[str]) -> dict[str, str]:
@@ -21,9 +21,6 @@ def parse_option_pairs(texts: list[str]) -> dict[str, str]:
 
 
 TIME_FIELDS = ("first_turn_ms", "turn_ms", "grace_ms")
-MAX_MEMORY_MB = 1 << 20         # a TB per bot: beyond it a number is a typo, and overflows rlimits
-MAX_SEED = 2**63 - 1              # seeds are Java longs, as CodinGame's referees take them
-MIN_SEED = -2**63
 MAX_TIME_MS = 3_600_000         # an hour a turn: beyond it a number is a typo, and overflows timers
 
 
@@ -43,21 +40,19 @@ def time_control_with(clock: TimeControl, changes: dict[str, Any],
     return dataclasses.replace(clock, **changes)
 
 
-def game_setup(args: argparse.Namespace) -> tuple[Game, dict, TimeControl]:
-    """The game, its options and its time control from the shared arguments."""
-    game = load_game(args.game)
-    options = game.parse_options(parse_option_pairs(args.option))
-    changes = {field: getattr(args, field) for field in TIME_FIELDS
-               if getattr(args, field) is not None}
-    clock = time_control_with(game.time_control, changes,
+def game_setup(settings: Settings) -> tuple[Game, dict, TimeControl]:
+    """The game, its options and its time control; UsageError (one line, naming the command
+    line's option) for the first setting that cannot be played, before any game."""
+    game = load_game(settings.game)
+    options = game.parse_options(dict(settings.options))
+    clock = time_control_with(game.time_control, settings.time_changes(),
                               lambda field: f"--{field.replace('_', '-')}")
-    if getattr(args, "sandbox", False):
-        check_sandbox()                 # before any game: one line saying how to install bwrap
-    if args.memory_mb is not None and not 0 <= args.memory_mb <= MAX_MEMORY_MB:
-        raise UsageError(f"--memory-mb {args.memory_mb}: must be from 0 (no cap) to "
-                         f"{MAX_MEMORY_MB:,} (a TB)")
-    seed = getattr(args, "seed", None)
+    settings.limits.check()
+    seed = settings.seed
     if seed is not None and not MIN_SEED <= seed <= MAX_SEED:
         raise UsageError(f"--seed {seed}: must be a 64-bit signed integer, from {MIN_SEED:,} "
                          f"to {MAX_SEED:,}")
+    if seed is not None and settings.seeds is not None:
+        raise UsageError("--seed and --seeds: give one (--seeds plays the file's seeds; "
+                         "--seed derives them)")
     return game, options, clock

@@ -1,8 +1,7 @@
-"""What ``match``, ``league`` and ``sweep`` share: arguments, bots, the results file and resume,
-the progress bar, and playing a list of game jobs."""
+"""What ``match``, ``league`` and ``sweep`` share: a run's settings checked, its bots, the
+results file and resume, the progress bar, and playing a list of game jobs."""
 from __future__ import annotations
 
-import argparse
 import contextlib
 import dataclasses
 import os
@@ -14,13 +13,15 @@ from typing import Callable, Iterator, Sequence
 from referee.api import UsageError
 from referee.match import MatchResult
 from referee.replay import to_replay, write_replay
-from referee.process import BotStartError
+from referee.harness.process import BotStartError
+from tools.arena.arena import Arena, worker_count
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
-from tools.arena.runner import Arena, GameJob, RunOutcome, run_jobs, to_record, worker_count
+from tools.arena.runner import GameJob, RunOutcome, run_jobs, to_record
 from tools.arena.schedule import MAX_GAMES, Schedule
+from tools.arena.settings import Settings
 from tools.arena.setup import game_setup
 
 
@@ -66,21 +67,21 @@ def _replays_folder(text: str | None) -> Path | None:
 class Tournament:
     """Bots of one game, a results file and a base seed: plays jobs and feeds finished games."""
 
-    def __init__(self, args: argparse.Namespace, bot_texts: Sequence[str]):
-        self.game, self.options, self.clock = game_setup(args)
+    def __init__(self, settings: Settings, bot_texts: Sequence[str], command: str):
+        self.game, self.options, self.clock = game_setup(settings)
         low, high = self.game.seats
         self.solo = (low, high) == (1, 1)     # compared seed by seed: see tools.arena.solo
         if not (self.solo or low <= 2 <= high):
-            raise UsageError(f"{args.command} plays bots one against one; {self.game.name} is a "
+            raise UsageError(f"{command} plays bots one against one; {self.game.name} is a "
                              f"game for {low if low == high else f'{low} to {high}'} players")
         self.bots = distinct_names(bot_texts)
         self.bot_texts = dict(zip(self.bots, bot_texts))
-        self.cluster, self.workdir = getattr(args, "cluster", None), getattr(args, "workdir", None)
+        self.cluster, self.workdir = settings.cluster, settings.workdir
         if self.cluster is None:
-            self.jobs = worker_count(args.jobs)
+            self.jobs = worker_count(settings.jobs)
             self.executor_description = f"jobs {self.jobs}"
         else:
-            self.jobs = args.jobs             # refused with a cluster, when the cluster opens
+            self.jobs = settings.jobs         # refused with a cluster, when the cluster opens
             self.executor_description = f"cluster {self.cluster}"
         # on a cluster the workers resolve the commands; here only what needs no file is checked
         players = {name: dataclasses.replace(
@@ -88,20 +89,18 @@ class Tournament:
                                    workdir=self.workdir),
                        name=name)
                    for name, text in self.bot_texts.items()}
-        self.replays = _replays_folder(getattr(args, "replays", None))
-        self.arena = Arena(self.game, self.options, self.clock, args.memory_mb or None, players,
-                           sandboxed=bool(getattr(args, "sandbox", False)),
-                           line_buffered=not getattr(args, "no_line_buffering", False),
+        self.replays = _replays_folder(settings.replays)
+        self.arena = Arena(self.game, self.options, self.clock, settings.limits, players,
                            record=self.replays is not None)
         self._executor: GameExecutor | None = None
-        self.quiet = bool(args.quiet or args.json)
-        self.command = args.command
-        self.seed_list = getattr(args, "seed_list", None)
+        self.quiet = settings.quiet
+        self.command = command
+        self.seed_list = settings.seeds
         digest = self.seed_list.digest if self.seed_list is not None else None
-        identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, args.seed,
+        identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, settings.seed,
                                digest)
-        self.results = ResultsFile(args.out) if args.out is not None else None
-        base_seed = args.seed
+        self.results = ResultsFile(settings.results) if settings.results is not None else None
+        base_seed = settings.seed
         if self.results is not None:
             base_seed = self.results.open(identity)      # locked until the run ends
         self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
@@ -160,6 +159,12 @@ class Tournament:
         """Release the results file (another run waiting for it goes on)."""
         if self.results is not None:
             self.results.close()
+
+    def __enter__(self) -> "Tournament":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
 
     @contextlib.contextmanager
     def session(self) -> Iterator[GameExecutor]:

@@ -1,4 +1,4 @@
-"""What line buffering (the default: ``referee.output_buffering``) costs a bot: ``botarena bench
+"""What line buffering (the default: ``referee.harness.output_buffering``) costs a bot: ``botarena bench
 buffering [--turns N] [--rounds R] [--starts S]``.
 
 Per turn: the harness's round trip (``BotProcess.send`` + ``read_line``) to two bots of the same
@@ -20,8 +20,8 @@ import sys
 import tempfile
 import time
 
-from referee.output_buffering import LIBSTDBUF
-from referee.process import BotProcess
+from referee.harness.output_buffering import LIBSTDBUF
+from referee.harness.process import BotProcess
 
 PY_FLUSH = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.stdout.flush\n"
             "while True:\n l = r()\n if not l: break\n w(l); f()\n")

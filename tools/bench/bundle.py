@@ -1,6 +1,7 @@
 """Benchmark of ``botarena bundle``: speed of a hot function bundled and not, start-up, sizes.
 
     python -m tools.bench.bundle [--repeat 5] [--rounds 3]
+    python -m tools.bench.bundle --sizes         # the size table alone (Markdown)
 
 The hot function is a recursive negamax over the whole tic-tac-toe tree (549,946 nodes) in a
 module of its own: every call reads and writes module globals and calls into the inlined
@@ -150,7 +151,12 @@ def main(argv: list[str] | None = None) -> None:
                         help="moves played before the negamax (default 0: the whole game tree)")
     parser.add_argument("--game", choices=game_names(), help="sizes of this game's bots only "
                         "(default: every game)")
+    parser.add_argument("--sizes", action="store_true", help="print the size table only (no "
+                        "timing: the same on every machine; docs/bundling.md shows it)")
     args = parser.parse_args(argv)
+    if args.sizes:
+        print("\n".join(size_table(bundle_sizes([args.game] if args.game else None))))
+        return
     with tempfile.TemporaryDirectory() as folder:
         plain, bundled, figures = hot_function_ratio(Path(folder), args.repeat, args.rounds,
                                                       args.opening)

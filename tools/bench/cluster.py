@@ -27,9 +27,11 @@ from pathlib import Path
 
 from referee.api import TimeControl
 from referee.games import load_game
+from tools.arena.arena import Arena
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
-from tools.arena.runner import Arena, paired_jobs, run_jobs
+from tools.arena.runner import paired_jobs, run_jobs
+from tools.arena.settings import BotLimits
 
 # random answers after a fixed wait: a game of ~9 moves lasts about 9 x --move-ms
 DELAYED_BOT = """import random, sys, time
@@ -47,7 +49,7 @@ def _arena(texts: dict[str, str], workdir: str) -> Arena:
     game = load_game("tictactoe")
     players = {name: dataclasses.replace(resolve_bot("tictactoe", text, workdir=workdir), name=name)
                for name, text in texts.items()}
-    return Arena(game, game.parse_options({}), CALM, None, players)
+    return Arena(game, game.parse_options({}), CALM, BotLimits(memory_mb=None), players)
 
 
 def _games_per_second(executor: GameExecutor, games: int) -> float:

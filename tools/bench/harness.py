@@ -2,8 +2,10 @@
 
   overhead  the harness's cost per turn in a match (BotProcess.send + read_line) against a raw
             pipe echo round trip with the same child interpreter, measured in the same run;
-            beside it, a turn kept for a replay (+ take_stderr), and the raw round trip with
-            the least a time limit needs (a poll with a timeout before the read)
+            beside it, a turn kept for a replay (+ take_stderr), the raw round trip with the
+            least a time limit needs (a poll with a timeout before the read), and the raw round
+            trip to a child in a session of its own, as bots run (with the scheduler's
+            autogroups on, a new session is a new scheduling group)
   flood     the same per-turn cost when the bot writes 64 KB of stderr every turn
   latency   a bot that answers after 40 ms of a 50 ms budget, over N turns per game, with
             --jobs games at once: timeouts, latency distribution, margin, run-queue waits
@@ -28,7 +30,7 @@ import time
 
 from referee.api import Game, InvalidAction, TimeControl, TurnOrder
 from referee.match import PlayerSpec, latency_summary, play_match
-from referee.process import BotFault, BotProcess
+from referee.harness.process import BotFault, BotProcess
 
 ECHO = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.stdout.flush\n"
         "while True:\n l = r()\n if not l: break\n w(l); f()\n")
@@ -50,9 +52,10 @@ SLEEPY_BOT = ("import sys, time\n"
 class _RawEcho:
     """A child behind plain pipes: blocking write, blocking read (the floor for any harness)."""
 
-    def __init__(self, code: str):
+    def __init__(self, code: str, session: bool = False):
         self.child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
-                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0)
+                                      stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0,
+                                      start_new_session=session)
         self.write_fd, self.read_fd = self.child.stdin.fileno(), self.child.stdout.fileno()
         self.poller = select.poll()
         self.poller.register(self.read_fd, select.POLLIN)
@@ -95,9 +98,10 @@ _BLOCK = 20                     # turns of one kind in a row
 
 def paired_round_trips(code: str, turns: int,
                        placement: tuple[set[int], set[int]] | None = None
-                       ) -> tuple[list[float], list[float], list[float], list[float]]:
+                       ) -> tuple[list[float], list[float], list[float], list[float], list[float]]:
     """Per-turn seconds of a raw round trip, a raw one with a deadline (``deadline_round_trip``),
-    a match turn and a recorded turn, in turn.
+    a match turn, a recorded turn and a raw round trip to a child in a session of its own, in
+    turn.
 
     A match turn is what a game without a replay does (send, read_line); a recorded turn
     also takes the turn's stderr for the replay. Short blocks of each kind in turn make all
@@ -110,10 +114,10 @@ def paired_round_trips(code: str, turns: int,
     before = os.sched_getaffinity(0)
     if placement:
         os.sched_setaffinity(0, placement[0])
-    raw = _RawEcho(code)
+    raw, own_session = _RawEcho(code), _RawEcho(code, session=True)
     bot = BotProcess([sys.executable, "-c", code], name="echo")
     if placement:
-        for pid in (raw.child.pid, bot.pid):
+        for pid in (raw.child.pid, own_session.child.pid, bot.pid):
             os.sched_setaffinity(pid, placement[1])
     clock = time.perf_counter
 
@@ -130,9 +134,11 @@ def paired_round_trips(code: str, turns: int,
         bot.read_line(bot.send(["-1 -1"], 1), 1)
         bot.take_stderr()
 
-    kinds = ((raw_turn, []), (deadline_turn, []), (match_turn, []), (recorded_turn, []))
+    kinds = ((raw_turn, []), (deadline_turn, []), (match_turn, []), (recorded_turn, []),
+             (own_session.round_trip, []))
     try:
         raw.round_trip()
+        own_session.round_trip()
         bot.read_line(bot.send(["-1 -1"], 5), 5)       # both children are up
         for _ in range(0, turns, _BLOCK):
             for turn, times in kinds:
@@ -143,9 +149,10 @@ def paired_round_trips(code: str, turns: int,
                     times.append(clock() - started)
     finally:
         raw.close()
+        own_session.close()
         bot.close()
         os.sched_setaffinity(0, before)
-    return kinds[0][1], kinds[1][1], kinds[2][1], kinds[3][1]
+    return kinds[0][1], kinds[1][1], kinds[2][1], kinds[3][1], kinds[4][1]
 
 
 def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo",
@@ -159,10 +166,11 @@ def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo",
         print(f"  {name} (this process on CPU {min(placement[0])}, the bots on CPU "
               f"{min(placement[1])}), p50 in us:")
         print(f"  {'round':>5} {'raw':>7} {'raw+poll':>9} {'match turn':>11} {'ratio':>6} "
-              f"{'recorded turn':>14} {'ratio':>6}")
-        ratios, recorded_ratios, deadline_ratios = [], [], []
+              f"{'recorded turn':>14} {'ratio':>6} {'raw, session':>13}")
+        ratios, recorded_ratios, deadline_ratios, session_costs = [], [], [], []
         for number in range(1, rounds + 1):
-            raw, deadline, harness, recorded = paired_round_trips(code, turns, placement)
+            raw, deadline, harness, recorded, session = paired_round_trips(code, turns, placement)
+            session_costs.append((statistics.median(session) - statistics.median(raw)) * 1e6)
             raw_p50 = statistics.median(raw) * 1e6
             deadline_ratios.append(statistics.median(harness) / statistics.median(deadline))
             harness_p50, recorded_p50 = (statistics.median(harness) * 1e6,
@@ -171,12 +179,24 @@ def run_overhead(turns: int, rounds: int, code: str = ECHO, label: str = "echo",
             recorded_ratios.append(recorded_p50 / raw_p50)
             print(f"  {number:>5} {raw_p50:>7.1f} {statistics.median(deadline) * 1e6:>9.1f} "
                   f"{harness_p50:>11.1f} {ratios[-1]:>6.2f} "
-                  f"{recorded_p50:>14.1f} {recorded_ratios[-1]:>6.2f}")
+                  f"{recorded_p50:>14.1f} {recorded_ratios[-1]:>6.2f} "
+                  f"{statistics.median(session) * 1e6:>13.1f}")
         verdict = target if name == "same core" else "(for reference: the ratio is taken on one core)"
         print(f"  {name}: ratio harness/raw (median of rounds): {statistics.median(ratios):.2f}"
               f"   {verdict}; a recorded turn: {statistics.median(recorded_ratios):.2f}; "
               f"match turn / raw with a deadline (write, poll, read): "
               f"{statistics.median(deadline_ratios):.2f}  load average {os.getloadavg()[0]:.2f}")
+        print(f"  {name}: a session of its own (as bots run: no terminal) costs "
+              f"{statistics.median(session_costs):+.1f} us a raw round trip (median of rounds; "
+              f"autogroups {_autogroups()})")
+
+
+def _autogroups() -> str:
+    try:
+        with open("/proc/sys/kernel/sched_autogroup_enabled") as handle:
+            return "on" if handle.read().strip() == "1" else "off"
+    except OSError:
+        return "not in this kernel"
 
 
 # -- latency ----------------------------------------------------------------------------------
@@ -190,7 +210,7 @@ class CountingGame(Game):
     def __init__(self, turns: int, clock: TimeControl):
         self.turns, self.time_control = turns, clock
 
-    def new_state(self, seed, options, players):
+    def new_state(self, seed, options):
         return _CountingState(self.turns)
 
     def turn_lines(self, state, seat):
@@ -310,14 +330,16 @@ def run_soak(games: int, jobs: int) -> None:
     from tools.bench.match import slope
     from referee.games import load_game
     from tools.arena.botspec import resolve_bot
-    from referee.process import become_subreaper
-    from tools.arena.runner import Arena, paired_jobs, run_jobs
+    from referee.harness.process import become_subreaper
+    from tools.arena.arena import Arena
+    from tools.arena.runner import paired_jobs, run_jobs
+    from tools.arena.settings import BotLimits
     from tools.arena.executor import LocalExecutor
     become_subreaper()                                 # as botarena's command line does
     game = load_game("tictactoe")
     players = {"random": resolve_bot("tictactoe", "random --seed 1"),
                "random2": resolve_bot("tictactoe", "random --seed 2")}
-    arena = Arena(game, game.parse_options({}), game.time_control, 768, players)
+    arena = Arena(game, game.parse_options({}), game.time_control, BotLimits(memory_mb=768), players)
     checkpoints = sorted({max(1, games // 20), games // 10, games // 4, games // 2, 3 * games // 4, games})
     print(f"soak: {games} tictactoe games, {jobs} at once, in one process (the match runner)")
     print(f"  {'games':>6} {'open fds':>9} {'threads':>8} {'RSS MB':>8} {'zombies':>8} {'faults':>7} "

@@ -2,13 +2,22 @@
 
 Spawn paths, with ``cat`` as the bot (an instant echo that starts in well under a millisecond),
 timed from the call to the first echoed line:
-  vfork      subprocess as the harness starts a bot (process_group=0, close_fds: vfork/exec)
-  preexec    the same plus a preexec_fn setting PR_SET_PDEATHSIG (subprocess must fork instead)
+  vfork      subprocess as the harness starts a bot with no cgroup (a session of its own,
+             close_fds: vfork/exec)
+  shim       the same through the shell that enters a cgroup and execs the bot (one more exec,
+             and the move), right after another move
+  preexec    the same as vfork plus a preexec_fn setting PR_SET_PDEATHSIG (subprocess must fork)
   setpriv    the same through the exec shim ``setpriv --pdeathsig KILL`` (one more exec)
-Then a whole BotProcess (start, first answer, close: what each bot of each game costs), with
-its cgroup (cgroup.kill) and without one (the /proc search), and sandboxed under bwrap: the
-start-up cost --sandbox adds per bot. Rounds alternate the variants so they see the same machine.
-Figures are printed, nothing is asserted.
+Then a whole BotProcess (start, first answer, close: what each bot of each game costs): started
+inside its cgroup (today), moved in by a thread after it started (the older way, which left a
+window), without a cgroup (the /proc search), and sandboxed under bwrap (what --sandbox adds).
+Rounds alternate the variants so they see the same machine.
+
+Last, the kernel's price for a move into a cgroup: it waits for an RCU grace period unless
+another move happened a moment before. A move of a sleeping process is timed after quiet spells
+of several lengths, and a game's start (its two bots started together, the time until both
+answered) after a quiet spell as long as a short game, the new way against the older one: the
+cost a game pays. Figures are printed, nothing is asserted.
 """
 from __future__ import annotations
 
@@ -21,11 +30,13 @@ import subprocess
 import time
 from typing import Callable
 
-from referee import cgroup, process
-from referee.process import BotProcess
-from referee.sandbox import bwrap_program
+from referee.harness import cgroup, process, spawn
+from referee.harness.process import BotProcess
+from referee.harness.sandbox import bwrap_program
 
 _PR_SET_PDEATHSIG = 1
+_QUIET_SPELLS_MS = (0, 2, 10, 50, 200)
+_GAME_MS = 50                       # a short game (tic-tac-toe between quick bots): the quiet spell
 _clock = time.perf_counter
 
 
@@ -37,8 +48,8 @@ def _echo_once(argv: list[str], preexec: Callable[[], None] | None = None) -> fl
     """Seconds from the spawn call to the first echoed line, then the child is ended."""
     started = _clock()
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                             stderr=subprocess.DEVNULL, bufsize=0, process_group=0, close_fds=True,
-                             preexec_fn=preexec)
+                             stderr=subprocess.DEVNULL, bufsize=0, start_new_session=True,
+                             close_fds=True, preexec_fn=preexec)
     os.write(child.stdin.fileno(), b"1\n")
     os.read(child.stdout.fileno(), 64)
     took = _clock() - started
@@ -46,6 +57,36 @@ def _echo_once(argv: list[str], preexec: Callable[[], None] | None = None) -> fl
     child.stdout.close()
     child.wait()
     return took
+
+
+def _shim_once(cat: list[str]) -> float:
+    """_echo_once through the shell that enters a new cgroup (after a move, as in a game's
+    second bot: no grace period to wait for)."""
+    group = cgroup.new_bot_cgroup()
+    if group is None:
+        return float("nan")
+    warm = cgroup.new_bot_cgroup()
+    try:
+        _move_once(warm)
+        return _echo_once(spawn._entering(group.procs, dict(os.environ), cat))
+    finally:
+        for made in (group, warm):
+            if made is not None:
+                made.remove()
+
+
+def _move_once(group: cgroup.BotCgroup | None) -> None:
+    """One move (a sleeping child into ``group``), so that the next one has no grace period to
+    wait for."""
+    if group is None:
+        return
+    sleeper = subprocess.Popen(["sleep", "5"])
+    try:
+        with open(group.procs, "w") as handle:
+            handle.write(str(sleeper.pid))
+    finally:
+        sleeper.kill()
+        sleeper.wait()
 
 
 def _bot_once(sandboxed: bool = False) -> tuple[float, float, float]:
@@ -59,35 +100,106 @@ def _bot_once(sandboxed: bool = False) -> tuple[float, float, float]:
     return up - started, answered - up, _clock() - answered
 
 
-def _without_cgroups(call: Callable[[], tuple]) -> tuple:
-    original = cgroup.bot_cgroup
-    cgroup.bot_cgroup = lambda pid, marker=b"": None
+def _game_start_once() -> float:
+    """Seconds from starting a game's two bots (``cat``) to both first answers."""
+    started = _clock()
+    bots = [BotProcess(["cat"], memory_mb=process.DEFAULT_MEMORY_MB) for _ in range(2)]
+    for bot in bots:
+        bot.read_line(bot.send(["1"], 10), 10)
+    took = _clock() - started
+    for bot in bots:
+        bot.close()
+    return took
+
+
+def _the_older_way(call: Callable[[], tuple | float]) -> tuple | float:
+    """``call`` with bots moved into their cgroup by a thread after they started."""
+    process._ENTER_AT_START = False
     try:
         return call()
     finally:
-        cgroup.bot_cgroup = original
+        process._ENTER_AT_START = True
+
+
+def _without_cgroups(call: Callable[[], tuple]) -> tuple:
+    original = cgroup.new_bot_cgroup
+    cgroup.new_bot_cgroup = lambda: None
+    try:
+        return call()
+    finally:
+        cgroup.new_bot_cgroup = original
+
+
+def _move_after(quiet_s: float, sleeper: subprocess.Popen, groups: list[cgroup.BotCgroup],
+                turn: int) -> float:
+    """Seconds one move of ``sleeper`` takes after ``quiet_s`` without any."""
+    time.sleep(quiet_s)
+    started = _clock()
+    with open(groups[turn % 2].procs, "w") as handle:
+        handle.write(str(sleeper.pid))
+    return _clock() - started
 
 
 def _ms(values: list[float]) -> str:
     return f"{statistics.median(values) * 1000:7.2f} ms"
 
 
+def _print_moves(rounds: int) -> None:
+    groups = [cgroup.new_bot_cgroup(), cgroup.new_bot_cgroup()]
+    if None in groups:
+        print("a move into a cgroup: skipped: no cgroup v2 here")
+        return
+    sleeper = subprocess.Popen(["sleep", "600"])
+    try:
+        moves = {spell: [] for spell in _QUIET_SPELLS_MS}
+        for turn in range(max(3, rounds // 10)):
+            for spell in _QUIET_SPELLS_MS:
+                moves[spell].append(_move_after(spell / 1000, sleeper, groups, turn))
+        print("a move into a cgroup after a quiet spell (the kernel's RCU grace period), median "
+              f"of {len(moves[0])}:")
+        print("  " + "  ".join(f"{spell} ms: {_ms(values).strip()}"
+                               for spell, values in moves.items()))
+    finally:
+        sleeper.kill()
+        sleeper.wait()
+        for group in groups:
+            group.remove()
+
+
+def _print_game_cost(rounds: int) -> None:
+    starts: dict[str, list[float]] = {"inside": [], "moved": []}
+    for _ in range(max(3, rounds // 10)):
+        time.sleep(_GAME_MS / 1000)
+        starts["inside"].append(_game_start_once())
+        time.sleep(_GAME_MS / 1000)
+        starts["moved"].append(_the_older_way(_game_start_once))
+    inside, moved = statistics.median(starts["inside"]), statistics.median(starts["moved"])
+    print(f"a game's start after {_GAME_MS} ms without a move (every game of a match: games last "
+          "longer than a grace period), two bots to both first answers:")
+    print(f"  inside their cgroup {inside * 1000:.2f} ms, moved after they started "
+          f"{moved * 1000:.2f} ms: the game pays {(inside - moved) * 1000:+.2f} ms once (its "
+          "bots share one grace period)")
+
+
 def run(rounds: int) -> None:
     cat = [shutil.which("cat") or "/bin/cat"]
     setpriv = shutil.which("setpriv")
     bwrap = bwrap_program()
-    spawns: dict[str, list[float]] = {"vfork": [], "preexec": [], "setpriv": []}
-    bots: dict[str, list[tuple[float, float, float]]] = {"cgroup": [], "no cgroup": [],
-                                                         "sandboxed": []}
+    spawns: dict[str, list[float]] = {"vfork": [], "shim": [], "preexec": [], "setpriv": []}
+    bots: dict[str, list[tuple[float, float, float]]] = {"cgroup": [], "moved": [],
+                                                         "no cgroup": [], "sandboxed": []}
     using_cgroups = cgroup.run_folder() is not None
     _bot_once()                                     # set-up once: guardian, cgroup folder
     for _ in range(rounds):
         spawns["vfork"].append(_echo_once(cat))
+        if using_cgroups:
+            spawns["shim"].append(_shim_once(cat))
         spawns["preexec"].append(_echo_once(cat, _set_pdeathsig))
         if setpriv:
             spawns["setpriv"].append(_echo_once([setpriv, "--pdeathsig", "KILL", "--", *cat]))
         if using_cgroups:
             bots["cgroup"].append(_bot_once())
+            bots["moved"].append(_the_older_way(_bot_once))
         bots["no cgroup"].append(_without_cgroups(_bot_once))
         if bwrap:
             bots["sandboxed"].append(_bot_once(sandboxed=True))
@@ -98,22 +210,29 @@ def run(rounds: int) -> None:
         if values:
             print(f"  {name:<8} {_ms(values)}")
         else:
-            print(f"  {name:<8} skipped: not installed")
+            print(f"  {name:<8} skipped: " + ("no cgroup v2 here" if name == "shim"
+                                              else "not installed"))
     print("one bot per game, BotProcess start / first answer / close (total):")
+    labels = {"cgroup": "cgroup", "moved": "moved in", "no cgroup": "no cgroup",
+              "sandboxed": "sandboxed"}
     for name, values in bots.items():
         if not values:
-            print(f"  {name:<10} skipped: " + ("no bwrap (apt-get install bubblewrap)"
-                                               if name == "sandboxed" else "no cgroup v2 here"))
+            print(f"  {labels[name]:<10} skipped: " + ("no bwrap (apt-get install bubblewrap)"
+                                                       if name == "sandboxed"
+                                                       else "no cgroup v2 here"))
             continue
         columns = list(zip(*values))
         total = [sum(parts) for parts in values]
-        print(f"  {name:<10} {_ms(columns[0])} / {_ms(columns[1])} / {_ms(columns[2])}  "
+        print(f"  {labels[name]:<10} {_ms(columns[0])} / {_ms(columns[1])} / {_ms(columns[2])}  "
               f"({_ms(total)})")
     baseline = bots["cgroup"] or bots["no cgroup"]
     if bots["sandboxed"]:
         plain = statistics.median(sum(parts) for parts in baseline)
         boxed = statistics.median(sum(parts) for parts in bots["sandboxed"])
         print(f"--sandbox adds {(boxed - plain) * 1000:.2f} ms per bot (start-up and teardown)")
+    if using_cgroups:
+        _print_moves(rounds)
+        _print_game_cost(rounds)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -224,6 +224,15 @@ def _catches_import_error(kind: ast.expr | None) -> bool:
 
 # -- writing the bundle -----------------------------------------------------------------------
 
+# First, before any import but the built-in sys: Python puts a script's folder first on sys.path
+# (unless -P or -I), so a sibling file named like a standard module (psyleague keeps every bot in
+# one folder, and a bot added as "random" is random.py) would be imported instead of it.
+_OWN_FOLDER_OFF_PATH = '''
+import sys
+if __name__ == "__main__" and sys.path and not (getattr(sys.flags, "safe_path", 0) or sys.flags.isolated):
+    del sys.path[0]     # this file's folder (or '' when read from stdin): a bundle needs nothing there
+'''
+
 _RUNTIME = '''
 
 class _BundleImporter:
@@ -326,6 +335,7 @@ def render(entry: Entry, modules: list[SourceModule], defaults: dict, command: s
         "# first imported (nothing is written to disk); then the bot runs as __main__.",
     ]
     lines = [_ascii(line) for line in header]
+    lines.append(_OWN_FOLDER_OFF_PATH)
     lines.append(_RUNTIME)
     lines.append("_MODULES = {")
     for module in modules:

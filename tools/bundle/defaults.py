@@ -1,16 +1,19 @@
 """``botarena bundle --set key=value``: parameter defaults baked into a bundled bot.
 
-The values are checked and converted by the bot's own argparse parser at bundle time; the bundle
-wraps the bot's ``build_parser()`` so that they become its defaults (arguments still win), which
-is what a contest site that runs the file without arguments needs.
+The values are checked and converted by the bot's own argparse parser at bundle time (read in a
+child process: see ``option_reader``); the bundle wraps the bot's ``build_parser()`` so that they
+become its defaults (arguments still win), which is what a contest site that runs the file
+without arguments needs.
 """
 from __future__ import annotations
 
-import argparse
 import ast
-import importlib
-import runpy
+import json
+import os
+import signal
+import subprocess
 import sys
+from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.api import UsageError
@@ -18,66 +21,55 @@ from referee.api import UsageError
 if TYPE_CHECKING:
     from tools.bundle.entry import Entry
 
+READ_OPTIONS_S = 10         # a bot's definitions take well under a second to run
+
 
 def parse_defaults(entry: Entry, pairs: list[str]) -> dict:
     """``--set key=value`` texts -> {dest: typed value}, checked against the bot's own parser."""
+    return read_defaults(entry, pairs)[0]
+
+
+def read_defaults(entry: Entry, pairs: list[str]) -> tuple[dict, list[str]]:
+    """``--set key=value`` texts -> ({dest: typed value}, the command-line words that give the
+    unbundled bot those values: the original ``bundle --check`` compares the bundle with).
+
+    The parser is read in a child process (``option_reader``) that runs only the bot's
+    definitions, with no stdin and a time limit, killed with everything it started after: the
+    bot's top-level code (an input loop, a side effect) never runs in botarena."""
     if not pairs:
-        return {}
-    parser = _bot_parser(entry)
-    actions = {action.dest: action for action in parser._actions if action.option_strings}
-    defaults = {}
-    for pair in pairs:
-        key, sep, value = pair.partition("=")
-        dest = key.strip().lstrip("-").replace("-", "_")
-        if not sep or not dest:
-            raise UsageError(f"--set {pair!r}: expected KEY=VALUE (e.g. --set depth=2)")
-        action = actions.get(dest)
-        if action is None or dest == "help":
-            known = ", ".join(sorted(name for name in actions if name != "help")) or "none"
-            raise UsageError(f"--set {pair!r}: {entry.label} has no parameter {dest!r} (known: {known})")
-        defaults[dest] = _typed_value(parser, action, value.strip(), pair)
-    return defaults
-
-
-def _bot_parser(entry: Entry) -> argparse.ArgumentParser:
-    if entry.name != "__main__":
-        module = vars(importlib.import_module(entry.name))
-    else:
-        saved = sys.path[:]
-        sys.path[:0] = [str(root) for root in entry.search_roots]
-        try:
-            module = runpy.run_path(str(entry.path), run_name="__botarena_bundle__")
-        finally:
-            sys.path[:] = saved
-    if not callable(module.get("build_parser")):
-        raise UsageError(f"--set needs {entry.label} to define build_parser() returning its "
-                         "argparse parser")
-    return module["build_parser"]()
-
-
-def _typed_value(parser: argparse.ArgumentParser, action: argparse.Action, text: str, pair: str):
-    """The value ``text`` stands for, converted and checked by the bot's own parser."""
-    if action.nargs == 0:
-        if not isinstance(action.const, bool):
-            raise UsageError(f"--set {pair!r}: {action.option_strings[0]} takes no value")
-        if text.lower() not in ("true", "false", "1", "0", "yes", "no", "on", "off"):
-            raise UsageError(f"--set {pair!r}: expected true or false")
-        flag = text.lower() in ("true", "1", "yes", "on")
-        return flag if action.const else not flag
-    words = text.split() if action.nargs not in (None, "?") else [text]
-
-    def refuse(message: str):
-        raise UsageError(f"--set {pair!r}: {message}")
-
-    parser.error = refuse
-    value = getattr(parser.parse_known_args([action.option_strings[0], *words])[0], action.dest)
+        return {}, []
+    request = {"path": str(entry.path), "package": entry.package, "label": entry.label,
+               "search_roots": [str(root) for root in entry.search_roots], "pairs": pairs}
+    command = [sys.executable, "-P", str(Path(__file__).with_name("option_reader.py")),
+               json.dumps(request)]
+    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
+                             stderr=subprocess.PIPE, start_new_session=True)
     try:
-        literal_ok = ast.literal_eval(repr(value)) == value
-    except (ValueError, SyntaxError):
-        literal_ok = False
-    if not literal_ok:
-        raise UsageError(f"--set {pair!r}: its value {value!r} cannot be written into the bundle")
-    return value
+        out, err = child.communicate(timeout=READ_OPTIONS_S)
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"--set: reading the options of {entry.label} took over "
+                         f"{READ_OPTIONS_S} s (its imports or assignments at the top level "
+                         "wait or loop?)") from None
+    finally:
+        _kill_group(child)
+    try:
+        reply = json.loads(out.decode().splitlines()[-1])
+    except (ValueError, IndexError):
+        last = next(iter(reversed(err.decode(errors="replace").strip().splitlines())), "")
+        raise UsageError(f"--set: reading the options of {entry.label} failed: "
+                         f"{last or f'exit status {child.returncode}'}") from None
+    if "error" in reply:
+        raise UsageError(reply["error"])
+    return ast.literal_eval(reply["defaults"]), reply["arguments"]
+
+
+def _kill_group(child: subprocess.Popen) -> None:
+    """The child and whatever it started (its own session): killed, the child reaped."""
+    try:
+        os.killpg(child.pid, signal.SIGKILL)
+    except ProcessLookupError:
+        pass
+    child.communicate()
 
 
 _BAKED_DEFAULTS = '''
@@ -132,22 +124,3 @@ def _bound_names(statement: ast.stmt) -> set[str]:
 def _is_main_guard(statement: ast.stmt) -> bool:
     return isinstance(statement, ast.If) and "__name__" in ast.unparse(statement.test)
 
-
-def defaults_as_arguments(entry: Entry, defaults: dict) -> list[str]:
-    """The command-line words that give an unbundled bot the values ``defaults`` bakes in (the
-    original that ``bundle --check`` compares the bundle with)."""
-    if not defaults:
-        return []
-    actions = {action.dest: action for action in _bot_parser(entry)._actions
-               if action.option_strings}
-    words: list[str] = []
-    for dest, value in defaults.items():
-        action = actions[dest]
-        option = next((text for text in action.option_strings if text.startswith("--")),
-                      action.option_strings[0])
-        if action.nargs == 0:
-            if value != action.default:
-                words.append(option)
-            continue
-        words += [option, *map(str, value if isinstance(value, list) else [value])]
-    return words

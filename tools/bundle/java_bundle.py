@@ -12,7 +12,7 @@ import re
 from pathlib import Path
 
 from referee.api import UsageError
-from tools.bundle.native import NativeBundle, header_lines, relative_label
+from tools.bundle.native_parts import NativeBundle, header_lines, relative_label
 from tools.languages import java
 from tools.languages.lexing import mask_java
 

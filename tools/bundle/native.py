@@ -10,27 +10,18 @@ Each bundle names its parts, so one that reaches the size limit says which files
 """
 from __future__ import annotations
 
-from dataclasses import dataclass
 from pathlib import Path
 
 from referee.api import UsageError
 from tools.bundle.entry import display_path
+from tools.bundle.java_bundle import bundle_java
+from tools.bundle.native_parts import NativeBundle, header_lines, relative_label
+from tools.bundle.rust_bundle import bundle_rust
 from tools.languages import c_family
 from tools.languages.compilers import Compiler, compiler_for
 
 CODINGAME_LIMIT = 100_000
 BIGGEST_PARTS_NAMED = 3
-
-
-@dataclass(frozen=True)
-class NativeBundle:
-    text: str
-    language: str
-    parts: tuple[tuple[str, int], ...]      # (file, characters it brought), in bundle order
-
-    @property
-    def files(self) -> int:
-        return len(self.parts)
 
 
 def build_native_bundle(entry: Path, *, include_dirs: tuple[Path, ...] = (),
@@ -43,10 +34,8 @@ def build_native_bundle(entry: Path, *, include_dirs: tuple[Path, ...] = (),
     if compiler.language in ("C", "C++"):
         bundle = bundle_c_family(entry, include_dirs, command)
     elif compiler.language == "Java":
-        from tools.bundle.java_bundle import bundle_java
         bundle = bundle_java(entry, command)
     else:
-        from tools.bundle.rust_bundle import bundle_rust
         bundle = bundle_rust(entry, command)
     check_size(bundle, entry, limit)
     return bundle
@@ -71,22 +60,6 @@ def check_size(bundle: NativeBundle, entry: Path, limit: int) -> None:
     raise UsageError(f"the bundle of {display_path(entry.resolve())} is {size:,} characters, "
                      f"{size - limit + 1:,} over the limit of {limit - 1:,}{whose}; its biggest "
                      f"parts: {named}")
-
-
-def header_lines(comment: str, entry: Path, parts: int, command: str) -> list[str]:
-    """The bundle's first lines, as comments of its language (``//``)."""
-    lines = [f"{comment} {entry.name} and the files it is made of ({parts} in all), bundled by "
-             "botarena: one file that compiles alone"]
-    if command:
-        lines.append(f"{comment} Made by: {command}")
-    return lines
-
-
-def relative_label(path: Path, base: Path) -> str:
-    try:
-        return str(path.relative_to(base))
-    except ValueError:
-        return str(path)
 
 
 # -- C and C++ ----------------------------------------------------------------------------------

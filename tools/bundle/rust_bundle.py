@@ -11,7 +11,7 @@ from __future__ import annotations
 from pathlib import Path
 
 from referee.api import UsageError
-from tools.bundle.native import NativeBundle, header_lines, relative_label
+from tools.bundle.native_parts import NativeBundle, header_lines, relative_label
 from tools.languages import rust
 
 

@@ -15,14 +15,7 @@ BENCHMARKS = {
     "spawn": ("tools.bench.spawn", "a bot's fixed cost per game: spawn paths, cgroup, --sandbox"),
     "buffering": ("tools.bench.buffering", "what line-buffered bot stdout (the default) costs per "
                                            "turn and per start, Python and C"),
-    "xmas_rush": ("tools.bench.xmas_rush", "xmas_rush rules: pushes, reachability, random games"),
-    "xmas_search": ("tools.bench.xmas_search", "xmas_rush DUCT / pmc / hybrid iterations per 50 ms"),
-    "search": ("tools.bench.search", "the search library on tictactoe and the mazes"),
-    "othello": ("tools.bench.othello", "othello rules and search rates"),
-    "calculation": ("tools.bench.calculation", "calculation playouts and search rates"),
     "bundle": ("tools.bench.bundle", "bundled against unbundled speed, start-up, sizes"),
-    "mutation": ("tools.bench.mutation", "mutation testing of stats, tally, rules, codecs, match "
-                                         "with mutmut (slow); prints the survivors"),
     "cluster": ("tools.bench.cluster", "games/s on --cluster local:W against --jobs W (instant "
                                        "and ~1 s tictactoe games), latency the scheduler adds"),
     "view": ("tools.bench.view", "replay viewer: a 150-turn xmas_rush page's size, open and step "

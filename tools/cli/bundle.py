@@ -14,8 +14,9 @@ from tools.arena.botspec import resolve_bot
 from tools.arena.seeds import read_seeds
 from tools.bundle.builder import CODINGAME_LIMIT, STRIP_MODES, build_bundle, plural, resolve_entry
 from tools.bundle.check import DEFAULT_SEEDS, check_bundle
-from tools.bundle.defaults import defaults_as_arguments, parse_defaults
+from tools.bundle.defaults import read_defaults
 from tools.bundle.native import build_native_bundle
+from tools.cli.options import add_output_argument
 from tools.languages.compilers import compiler_for, is_source
 
 
@@ -28,8 +29,8 @@ def register(commands) -> None:
         "path to a .py file, or a C, C++, Java or Rust source file (main.cpp, Player.java, "
         "main.rs): see docs/bundling.md.")
     parser.add_argument("bot", metavar="BOT")
-    parser.add_argument("-o", "--output", required=True, metavar="OUT",
-                        help="the file to write ('-' for stdout); a Java bundle is Player.java")
+    add_output_argument(parser, "OUT", "the file to write ('-' for stdout); a Java bundle is "
+                        "Player.java", required=True)
     parser.add_argument("--game", help="the game of a built-in bot given by NAME alone; the game "
                         "--check plays")
     parser.add_argument("--set", action="append", default=[], metavar="KEY=VALUE", dest="defaults",
@@ -52,6 +53,15 @@ def register(commands) -> None:
     parser.add_argument("--seeds", metavar="FILE", help="--check's seeds, one a line (default: "
                         f"1 to {len(DEFAULT_SEEDS)})")
     parser.set_defaults(func=run)
+
+
+def _check_module_name(output: str) -> None:
+    """A Python bundle named like a standard module (random.py) would be imported, in place of that
+    module, by every other script of its folder: psyleague keeps all its bots in one."""
+    stem = Path(output).stem
+    if output != "-" and stem in sys.stdlib_module_names:
+        raise UsageError(f"-o {output!r}: {stem}.py would shadow Python's standard module {stem!r} "
+                         f"for every bot in its folder; pick another name (e.g. {stem}_bot.py)")
 
 
 def run(args) -> int:
@@ -103,8 +113,9 @@ def _command(args) -> str:
 def _python(args, game):
     if args.include_dirs:
         raise UsageError("-I is for C and C++ bots")
+    _check_module_name(args.output)
     entry = resolve_entry(args.bot, args.game)
-    defaults = parse_defaults(entry, args.defaults)
+    defaults, arguments = read_defaults(entry, args.defaults)
     if args.output != "-" and Path(args.output).resolve() == entry.path:
         raise UsageError(f"-o {args.output!r} is the bot itself: choose another file")
     bundle = build_bundle(entry, defaults=defaults, strip=args.strip, limit=args.limit,
@@ -114,7 +125,7 @@ def _python(args, game):
 
     def original() -> PlayerSpec:
         head = args.bot if args.bot.endswith(".py") else args.bot.rpartition("/")[2]
-        return resolve_bot(game.name, shlex.join([head, *defaults_as_arguments(entry, defaults)]))
+        return resolve_bot(game.name, shlex.join([head, *arguments]))
 
     def bundled(path: Path) -> PlayerSpec:
         # as CodinGame runs it: isolated (nothing of this project importable), no arguments

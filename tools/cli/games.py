@@ -10,8 +10,8 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    for name in game_names():
-        game = load_game(name)
+    games = {name: load_game(name) for name in game_names()}    # a broken folder: one line, first
+    for name, game in games.items():
         clock = game.time_control
         print(f"{name:<18} {game.description}")
         print(f"{'':<18} {game.turn_order.value}, {game.seats[0]}-{game.seats[1]} players, "

@@ -3,10 +3,8 @@ from __future__ import annotations
 
 import json
 
-from referee.api import UsageError
-from tools.arena.standings import Standings, gauntlet, round_robin
-from tools.arena.tournament import Tournament, pair_count
-from tools.cli.options import add_run_arguments, settle_run_arguments
+from tools.arena.league import play_league
+from tools.cli.options import add_run_arguments, run_games, run_settings
 
 
 def register(commands) -> None:
@@ -24,41 +22,16 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    settle_run_arguments(args)
-    texts = list(args.bots)
-    if args.gauntlet is not None and args.gauntlet not in texts:
-        texts.insert(0, args.gauntlet)
-    if len(texts) < 2:
-        raise UsageError("league needs at least two bots")
-    pair_count(args.games)                        # checks -n
-    tournament = Tournament(args, texts)
-    names = list(tournament.bots)
-    anchor = _named(args.anchor, texts, names, "--anchor")
-    if args.gauntlet is not None:
-        matchups = gauntlet(_named(args.gauntlet, texts, names, "--gauntlet"), names)
-    else:
-        matchups = round_robin(names)
-    standings = Standings(names, matchups, solo=tournament.solo)
-    outcome = tournament.play(standings.jobs(args.games, tournament.game_seeds), standings.add,
-                              standings.progress_text)
-    ratings = standings.ratings(anchor)
+    settings = run_settings(args)
+    result = play_league(settings, args.bots, games=run_games(args, settings),
+                         gauntlet=args.gauntlet, anchor=args.anchor)
     if args.json:
-        summary = standings.to_json(ratings)
-        summary.update(seed=tournament.base_seed, anchor=anchor, interrupted=outcome.interrupted)
-        print(json.dumps(summary))
+        print(json.dumps(result.to_json()))
     else:
-        lines = [f"{tournament.game.name} league: {len(names)} bots, {len(matchups)} matchups, "
+        standings = result.standings
+        lines = [f"{result.game} league: {len(standings.names)} bots, {result.matchups} matchups, "
                  f"{standings.games} games"]
-        lines += standings.table_lines(ratings, anchor) + [""]
-        lines += standings.matrix_lines([rating.name for rating in ratings])
-        print("\n".join(lines + tournament.status_lines(outcome)))
-    return 130 if outcome.interrupted else 0
-
-
-def _named(text: str | None, texts: list[str], names: list[str], flag: str) -> str | None:
-    """The name of the bot given as ``text`` (the first copy when repeated)."""
-    if text is None:
-        return None
-    if text not in texts:
-        raise UsageError(f"{flag} {text!r} is not one of the bots ({', '.join(texts)})")
-    return names[texts.index(text)]
+        lines += standings.table_lines(result.ratings, result.anchor) + [""]
+        lines += standings.matrix_lines([rating.name for rating in result.ratings])
+        print("\n".join(lines + result.status_lines))
+    return 130 if result.interrupted else 0

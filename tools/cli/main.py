@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import argparse
+import errno
 import importlib
 import signal
 import sys
 
 from referee.api import BotArenaError
-from referee.process import become_subreaper, close_all
+from referee.harness.process import become_subreaper, close_all
+from tools.cli.output import OutputFailed, guarded_stdout, output_failure
 
 COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
             "bundle", "bench")
@@ -65,12 +67,24 @@ def install_stop_handlers() -> None:
         signal.signal(number, _terminate)
 
 
+def _name_too_long(error: OSError) -> str:
+    """ENAMETOOLONG from any path the user gave (a bot, --replay, --view, --csv...): pathlib's
+    exists() and is_file() raise it rather than answer False, so it is caught here, once."""
+    name = str(error.filename or "")
+    shown = repr(name) if len(name) <= 80 else f"{name[:40]!r}...{name[-20:]!r}"
+    return (f"file name too long: {shown} ({len(name.encode())} bytes): at most 255 bytes per "
+            "file or folder name, 4,095 in all; give a shorter path")
+
+
 def main(argv: list[str] | None = None) -> int:
     install_stop_handlers()
     become_subreaper()          # a bot's double-forked daemons reparent to us: killed and reaped
     try:
-        args = _parse(build_parser(), argv)         # inside: a signal may land while importing
-        return int(args.func(args) or 0)
+        with guarded_stdout():
+            args = _parse(build_parser(), argv)     # inside: a signal may land while importing
+            return int(args.func(args) or 0)
+    except OutputFailed as failed:
+        return output_failure(failed)
     except BotArenaError as error:
         print(f"botarena: {error}", file=sys.stderr)
         return 2
@@ -80,6 +94,11 @@ def main(argv: list[str] | None = None) -> int:
         return 130
     except BrokenPipeError:
         return 0
+    except OSError as error:
+        if error.errno != errno.ENAMETOOLONG:
+            raise
+        print(f"botarena: {_name_too_long(error)}", file=sys.stderr)
+        return 2
     finally:
         close_all()
 

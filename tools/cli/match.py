@@ -5,11 +5,9 @@ import json
 
 from referee.api import UsageError
 from tools import stats
-from tools.arena.runner import paired_jobs
-from tools.arena.solo import SoloComparisons, solo_jobs
-from tools.arena.tally import HeadToHead, summary_lines
-from tools.arena.tournament import Tournament, pair_count
-from tools.cli.options import add_run_arguments, settle_run_arguments
+from tools.arena.headtohead import play_head_to_head
+from tools.arena.tally import summary_lines
+from tools.cli.options import add_run_arguments, run_games, run_settings
 
 
 def register(commands) -> None:
@@ -28,64 +26,26 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    settle_run_arguments(args)
     sprt = None
     if args.sprt is not None:
         try:
             sprt = stats.parse_sprt(args.sprt)
         except ValueError as error:
             raise UsageError(f"--sprt {args.sprt!r}: {error}") from None
-    pairs = pair_count(args.games)
-    tournament = Tournament(args, [args.bot_a, args.bot_b])
-    bot_a, bot_b = tournament.bots
-    tally = HeadToHead(bot_a, bot_b)
-    decision: dict = {}
-
-    def decided() -> bool:
-        if sprt is None or decision:
-            return bool(decision)
-        llr = tally.llr(sprt)
-        verdict = stats.sprt_decision(llr, sprt)
-        if verdict:
-            decision.update(verdict=verdict, llr=llr, pairs=sum(tally.pentanomial()))
-        return verdict is not None
-
-    if tournament.solo:
-        tally.solo = True
-        feed = SoloComparisons([(bot_a, bot_b)], tally.add).add
-        jobs = solo_jobs([bot_a, bot_b], args.games, tournament.game_seeds)
-    else:
-        feed = tally.add
-        jobs = paired_jobs(bot_a, bot_b, pairs, tournament.game_seeds)
-
-    def on_record(record: dict) -> bool:
-        feed(record)
-        return decided()
-
-    outcome = tournament.play(jobs, on_record, tally.progress_text, stop_before=decided)
-    summary = tally.summary()
-    summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted)
-    if sprt is not None:
-        summary["sprt"] = _sprt_summary(tally, sprt, decision)
+    settings = run_settings(args)
+    result = play_head_to_head(settings, args.bot_a, args.bot_b,
+                               games=run_games(args, settings), sprt=sprt)
     if args.json:
-        print(json.dumps(summary))
+        print(json.dumps(result.summary))
     else:
-        lines = summary_lines(summary)
+        lines = summary_lines(result.summary)
         if sprt is not None:
-            lines.append(_sprt_text(summary["sprt"]))
-        print("\n".join(lines + tournament.status_lines(outcome)))
-    return 130 if outcome.interrupted else 0
+            lines.append(sprt_text(result.summary["sprt"]))
+        print("\n".join(lines + result.status_lines))
+    return 130 if result.interrupted else 0
 
 
-def _sprt_summary(tally: HeadToHead, sprt: stats.SprtSettings, decision: dict) -> dict:
-    lower, upper = sprt.bounds
-    return {**sprt.to_json(), "llr": round(tally.llr(sprt), 4),
-            "llr_alt2": round(tally.llr_approximation(sprt), 4),
-            "bounds": [round(lower, 4), round(upper, 4)],
-            "result": decision.get("verdict"), "decided_at_pairs": decision.get("pairs")}
-
-
-def _sprt_text(sprt: dict) -> str:
+def sprt_text(sprt: dict) -> str:
     lower, upper = sprt["bounds"]
     head = (f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
             f"beta={sprt['beta']:g}: LLR {sprt['llr']:+.3f} (bounds {lower:+.3f}, {upper:+.3f})")

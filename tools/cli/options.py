@@ -1,16 +1,20 @@
-"""Command-line arguments the subcommands share, and the output-file check made before any game."""
+"""Command-line arguments the subcommands share, the settings they make, and the output-file
+check made before any game."""
 from __future__ import annotations
 
 import argparse
 import csv
+import dataclasses
 import os
 from pathlib import Path
 
 from referee.api import UsageError
 from referee.games import load_game
-from referee.process import DEFAULT_MEMORY_MB
-from tools.arena.runner import usable_cores
+from referee.harness.process import DEFAULT_MEMORY_MB
+from tools.arena.arena import usable_cores
 from tools.arena.seeds import read_seeds
+from tools.arena.settings import BotLimits, Settings
+from tools.arena.setup import parse_option_pairs
 
 
 def add_game_arguments(parser: argparse.ArgumentParser) -> None:
@@ -30,6 +34,45 @@ def add_game_arguments(parser: argparse.ArgumentParser) -> None:
                         help="start bots as they are: by default their stdout is line-buffered "
                         "(PYTHONUNBUFFERED=1, stdbuf -oL's libstdbuf for C stdio), as on "
                         "CodinGame, so bots that never flush still answer")
+
+
+def game_settings(args: argparse.Namespace) -> Settings:
+    """The settings of ``add_game_arguments`` (and ``--seed``)."""
+    limits = BotLimits(memory_mb=args.memory_mb or None, sandboxed=args.sandbox,
+                       line_buffered=not args.no_line_buffering)
+    return Settings(args.game, options=parse_option_pairs(args.option),
+                    first_turn_ms=args.first_turn_ms, turn_ms=args.turn_ms,
+                    grace_ms=args.grace_ms, limits=limits, seed=args.seed)
+
+
+def run_settings(args: argparse.Namespace) -> Settings:
+    """The settings of ``add_run_arguments``."""
+    seeds = read_seeds(args.seeds) if args.seeds is not None else None
+    return dataclasses.replace(game_settings(args), seeds=seeds, jobs=args.jobs,
+                               cluster=args.cluster, workdir=args.workdir, results=args.out,
+                               replays=args.replays, quiet=bool(args.quiet or args.json))
+
+
+def run_games(args: argparse.Namespace, settings: Settings) -> int:
+    """-n; when not given, two games per --seeds seed (one in a one-player game), else the
+    command's default."""
+    if args.games is not None:
+        return args.games
+    if settings.seeds is not None:
+        return settings.seeds.games(load_game(settings.game).seats == (1, 1))
+    return args.games_default
+
+
+def add_output_argument(parser: argparse.ArgumentParser, metavar: str, help: str, *,
+                        required: bool = False, old: str | None = None) -> None:
+    """``-o/--output FILE``: the one file a command exists to make (a bundle, a page, a re-run's
+    replay). A results file of many games, resumable, is ``--out FILE.jsonl`` (add_run_arguments);
+    other files are named by what they hold (--replay, --replays, --csv, --plot). ``old``: a
+    former spelling, still taken, not shown (given explicitly: argparse's prefix matching would
+    drop it as soon as another option starts with it)."""
+    parser.add_argument("-o", "--output", required=required, metavar=metavar, help=help)
+    if old is not None:
+        parser.add_argument(old, dest="output", metavar=metavar, help=argparse.SUPPRESS)
 
 
 def check_output_file(text: str, option: str) -> None:
@@ -80,23 +123,6 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
     add_game_arguments(parser)
-
-
-def settle_run_arguments(args: argparse.Namespace) -> None:
-    """-n and --seeds, before anything uses them: ``args.seed_list`` is the --seeds file's
-    seeds (or None); -n, when not given, is two games per seed (one per seed in a one-player
-    game), else the command's default."""
-    args.seed_list = None
-    if args.seeds is not None:
-        if args.seed is not None:
-            raise UsageError("--seed and --seeds: give one (--seeds plays the file's seeds; "
-                             "--seed derives them)")
-        args.seed_list = read_seeds(args.seeds)
-        if args.games is None:
-            solo = load_game(args.game).seats == (1, 1)
-            args.games = len(args.seed_list) * (1 if solo else 2)
-    if args.games is None:
-        args.games = args.games_default
 
 
 def write_csv(path: str, fields: list[str], rows: list[dict]) -> None:

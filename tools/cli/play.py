@@ -1,18 +1,22 @@
 """``botarena play``: one game between bots, a readable summary or one JSON object, a replay file."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import logging
 import random
 import sys
 from pathlib import Path
+from typing import Iterator
 
 from referee.api import UsageError
 from referee.match import MatchResult, play_match
+from referee.player_log import log
 from referee.replay import to_replay, write_replay
 from tools.arena.botspec import command_of, for_game, resolve_bot
 from tools.arena.setup import game_setup
-from tools.cli.options import add_game_arguments, check_output_file
+from tools.cli.options import add_game_arguments, check_output_file, game_settings
 
 
 def register(commands) -> None:
@@ -30,11 +34,15 @@ def register(commands) -> None:
     parser.add_argument("--view", metavar="FILE.html",
                         help="write the game as an HTML page here (see: botarena view)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="log every line each way on stderr: 'seat0 << input', "
+                        "'seat0 >> answer (12.3 ms)', 'seat0 !! fault'")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    game, options, clock = game_setup(args)
+    settings = game_settings(args)
+    game, options, clock = game_setup(settings)
     low, high = game.seats
     if not low <= len(args.bots) <= high:
         wanted = str(low) if low == high else f"{low} to {high}"
@@ -44,20 +52,21 @@ def run(args) -> int:
         check_output_file(args.replay, "--replay")
     if args.view is not None:
         check_output_file(args.view, "--view")
-    seed = args.seed if args.seed is not None else random.randrange(2**31)
+    seed = settings.seed if settings.seed is not None else random.randrange(2**31)
     # built-in bots without --seed get one from the game seed and their seat (same seed,
     # same game); their name becomes the command that plays it again
     players = [for_game(spec, seed, seat) for seat, spec in enumerate(players)]
     players = [dataclasses.replace(spec, name=command_of(spec)) for spec in players]
     progress = None
-    if not (args.json or args.psyleague or args.quiet) and sys.stderr.isatty():
+    if not (args.json or args.psyleague or args.quiet or args.verbose) and sys.stderr.isatty():
         from tqdm import tqdm
         progress = tqdm(desc=f"{game.name} seed {seed}", unit="turn", leave=False, file=sys.stderr)
     try:
-        result = play_match(game, players, seed=seed, options=options, time_control=clock,
-                            memory_mb=args.memory_mb or None, record=bool(args.replay or args.view),
-                            sandboxed=args.sandbox, line_buffered=not args.no_line_buffering,
-                            on_turn=None if progress is None else (lambda turn: progress.update(1)))
+        with _lines_logged(args.verbose):
+            result = play_match(game, players, seed=seed, options=options, time_control=clock,
+                                record=bool(args.replay or args.view),
+                                **settings.limits.to_kwargs(),
+                                on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:
             progress.close()
@@ -82,6 +91,24 @@ def run(args) -> int:
         print(f"botarena: {result.reason}\n{result.referee_error}", file=sys.stderr)
         return 1
     return 0
+
+
+@contextlib.contextmanager
+def _lines_logged(verbose: bool) -> Iterator[None]:
+    """With ``verbose``, the match's lines each way (referee.player_log) on stderr meanwhile."""
+    if not verbose:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    level = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
 
 
 def to_psyleague(result: MatchResult) -> dict:

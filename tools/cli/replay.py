@@ -17,7 +17,7 @@ from referee.replay import read_replay, to_replay, write_replay
 from referee.replay_check import verify_replay
 from tools.arena.botspec import resolve_bot
 from tools.arena.setup import time_control_with
-from tools.cli.options import check_output_file
+from tools.cli.options import add_output_argument, check_output_file
 from tools.cli.play import summary_text
 
 
@@ -36,15 +36,15 @@ def register(commands) -> None:
     parser.add_argument("--run", action="store_true",
                         help="re-run the replay's bot commands without asking")
     parser.add_argument("--json", action="store_true", help="print the new result as one JSON object")
-    parser.add_argument("--out", metavar="FILE", help="write the new game's replay here")
+    add_output_argument(parser, "FILE", "write the new game's replay here", old="--out")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    if args.verify and args.out:
-        raise UsageError("--out writes the replay of a re-run; --verify re-runs nothing")
-    if args.out is not None:
-        check_output_file(args.out, "--out")
+    if args.verify and args.output:
+        raise UsageError("-o/--output writes the replay of a re-run; --verify re-runs nothing")
+    if args.output is not None:
+        check_output_file(args.output, "-o")
     replay = read_replay(args.file)
     game, options, clock = replay_setup(replay, args.file)
     if args.verify:
@@ -59,8 +59,8 @@ def run(args) -> int:
     players = [_player(game.name, entry) for entry in replay["players"]]
     _confirm_run(players, args.run)
     result = play_match(game, players, seed=replay["seed"], options=options, time_control=clock)
-    if args.out:
-        write_replay(args.out, to_replay(result, players, clock))
+    if args.output:
+        write_replay(args.output, to_replay(result, players, clock))
     recorded = [seat["output"] for turn in replay["turns"] for seat in turn["seats"]]
     replayed = [seat.output for record in result.records for seat in record.seats]
     same = recorded == replayed
@@ -108,7 +108,7 @@ def _confirm_run(players: list[PlayerSpec], run: bool) -> None:
     """Show the commands; UsageError unless --run was given or a user at a terminal says yes."""
     print("this replay runs these commands:", file=sys.stderr)
     for seat, spec in enumerate(players):
-        print(f"  seat {seat}: {shlex.join(spec.argv)}", file=sys.stderr)
+        print(f"  seat {seat}: {shown_command(spec.argv)}", file=sys.stderr)
     if run:
         return
     if sys.stdin.isatty() and sys.stderr.isatty():
@@ -117,6 +117,24 @@ def _confirm_run(players: list[PlayerSpec], run: bool) -> None:
             return
     raise UsageError("not run: a replay's commands run only with --run (check them above "
                      "first), or use --verify to check the replay without running anything")
+
+
+def shown_command(argv: tuple[str, ...]) -> str:
+    """``argv`` as a shell line that draws only what it says: a word holding a character that is
+    not printable (a carriage return, an escape sequence that would redraw the line) is written
+    in bash's $'...' form with that character escaped, so a replay cannot disguise a command."""
+    return " ".join(shlex.quote(word) if word.isprintable() else
+                    "$'" + "".join(map(_escaped, word)) + "'" for word in argv)
+
+
+def _escaped(char: str) -> str:
+    if char in "\\'":
+        return "\\" + char
+    if char.isprintable():
+        return char
+    code = ord(char)
+    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else \
+        f"\\U{code:08x}"
 
 
 def _first_difference(recorded: list, replayed: list) -> str:

@@ -1,53 +1,10 @@
-"""What ``botarena tune`` prints and writes: the summary, the CSV and the plot."""
+"""What ``botarena tune`` prints and writes: the report, the CSV and the plot."""
 from __future__ import annotations
 
-
-from tools.arena.tally import HeadToHead, format_elo, format_interval
+from tools.arena.tally import format_elo
 from tools.cli.options import write_csv as write_csv_rows
 from tools.cli.sweep_plot import PLOT_HINT, save_figure
-
-
-def summary(args, tuner, session, tallies: dict[str, HeadToHead]) -> dict:
-    """The run as one JSON-ready object."""
-    result = {"method": tuner.method, "bot": args.template, "vs": args.vs,
-              "seed": session.base_seed, "games": session.games,
-              "games_played_now": session.played, "tuned": tuner.tuned_bot(),
-              "start": tuner.start_bot(), "executor": session.executor_description,
-              "verification": {}}
-    if tuner.method == "spsa":
-        spsa = tuner.run.spsa
-        result["parameters"] = {p.name: v for p, v in zip(spsa.parameters, spsa.values())}
-        result["theta"] = {p.name: p.from_internal(t) for p, t in zip(spsa.parameters, spsa.theta)}
-        result["gains"] = {p.name: {"c_end": g.c_end, "r_end": g.r_end, "a": g.a, "c": g.c,
-                                    "A": g.big_a} for p, g in zip(spsa.parameters, spsa.gains)}
-        result["iterations"] = tuner.run.iteration
-    else:
-        race = tuner.run.race
-        best = race.best()
-        result["parameters"] = dict(zip(tuner.names, best.point.values))
-        result["rounds"] = tuner.run.history
-        result["points"] = [_point_row(tuner.names, entrant) for entrant in race.entrants]
-        result["race_games"] = race.games_played()
-        result["full_grid_games"] = race.full_grid_games()
-        result["tied_cuts"] = race.tied_cuts
-    for label, tally in tallies.items():
-        estimate, model = tally.elo()
-        result["verification"][label] = {
-            "against": tally.second, "games": tally.games, "wins": tally.wins,
-            "draws": tally.draws, "losses": tally.losses,
-            "score": round(tally.points / tally.games, 4) if tally.games else None,
-            **estimate.to_json(), "model": model, "interval": format_interval(estimate)}
-    return result
-
-
-def _point_row(names: list[str], entrant) -> dict:
-    estimate, _ = entrant.tally.elo()
-    json_figures = estimate.to_json()
-    return {**dict(zip(names, entrant.point.values)), "bot": entrant.point.bot,
-            "games": entrant.tally.games, "score": round(entrant.score, 4),
-            "elo": json_figures["elo"], "elo_low": json_figures["elo_ci95"][0],
-            "elo_high": json_figures["elo_ci95"][1], "dropped_after_round":
-            None if entrant.dropped_after is None else entrant.dropped_after + 1}
+from tools.tune.tuners import point_row
 
 
 def report_lines(result: dict, args, plotted: bool) -> list[str]:
@@ -110,7 +67,7 @@ def write_csv(path: str, tuner) -> None:
         rows = tuner.run.spsa.trajectory
         fields = ["iteration", "result"] + [p.name for p in tuner.run.spsa.parameters]
     else:
-        rows = [_point_row(tuner.names, entrant) for entrant in tuner.run.race.entrants]
+        rows = [point_row(tuner.names, entrant) for entrant in tuner.run.race.entrants]
         fields = list(rows[0]) if rows else []
     write_csv_rows(path, fields, rows)
 
@@ -136,7 +93,7 @@ def write_plot(path: str, tuner, args) -> None:
         panels[-1][0].set_xlabel("iteration")
     else:
         figure, axes = pyplot.subplots(figsize=(7, 4.5))
-        rows = [_point_row(tuner.names, entrant) for entrant in tuner.run.race.entrants]
+        rows = [point_row(tuner.names, entrant) for entrant in tuner.run.race.entrants]
         for x, row in enumerate(rows):
             if row["elo"] is None:
                 continue

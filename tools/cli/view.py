@@ -5,7 +5,7 @@ import webbrowser
 from pathlib import Path
 
 from referee.api import UsageError
-from tools.cli.options import check_output_file
+from tools.cli.options import add_output_argument, check_output_file
 
 
 def register(commands) -> None:
@@ -17,8 +17,8 @@ def register(commands) -> None:
         "played with --replays DIR. Two replays are shown side by side with one timeline and "
         "their first difference marked.")
     parser.add_argument("replays", nargs="+", metavar="REPLAY")
-    parser.add_argument("-o", "--out", metavar="FILE.html",
-                        help="where to write the page (default: the first replay's name, .html)")
+    add_output_argument(parser, "FILE.html", "where to write the page (default: the first "
+                        "replay's name, .html)", old="--out")
     parser.add_argument("--open", action="store_true", help="open the page in the default browser")
     parser.set_defaults(func=run)
 
@@ -36,7 +36,7 @@ def run(args) -> int:
         paths.append(path)
     if len(games) == 2 and games[0]["game"] != games[1]["game"]:
         raise UsageError(f"cannot compare a {games[0]['game']} game with a {games[1]['game']} game")
-    out = Path(args.out) if args.out else _default_out(paths)
+    out = Path(args.output) if args.output else _default_out(paths)
     check_output_file(str(out), "-o")
     size = write_page(out, games)
     print(f"wrote {out} ({size / 1024:.0f} KB)")

@@ -14,8 +14,11 @@ from types import ModuleType
 from typing import Any
 
 from referee.api import Game, InvalidAction, TimeControl, UsageError
-from referee.bot_stderr import StderrLog
+from referee.harness.bot_stderr import StderrLog
 from referee.games import load_game
+from referee.match import REPLAY_STDERR_CHARS
+
+_CUT_LINE_CHARS = 64            # room for the harness's own "[... N bytes cut]" line
 
 
 def page_data(replay: dict, source: str) -> dict:
@@ -82,7 +85,7 @@ def _frame_module(name: str) -> ModuleType | None:
 def _steps(game: Game, drawing: ModuleType | None, replay: dict, options: dict,
            clock: TimeControl) -> tuple[list[dict], str | None]:
     """Step 0 is the start; step k shows the position after turn record k-1, with its answers."""
-    state = game.new_state(replay["seed"], options, len(replay["players"]))
+    state = game.new_state(replay["seed"], options)
     steps = [{"turn": None, "frame": drawing.frame(state) if drawing else None, "seats": []}]
     faults = _faults(replay["result"])
     answered: dict[int, int] = {}
@@ -141,11 +144,21 @@ def _advance(game: Game, drawing: ModuleType | None, state, record: dict, step: 
 
 def _seat_view(seat_turn: dict, clock: TimeControl, answered: dict[int, int]) -> dict:
     seat = seat_turn["seat"]
-    stderr = seat_turn.get("stderr", "")
+    stderr = capped_stderr(seat_turn.get("stderr", ""))
     return {"seat": seat, "input": [str(line) for line in seat_turn["input"]],
             "output": seat_turn["output"], "latency_ms": seat_turn["latency_ms"],
             "cpu_ms": seat_turn.get("cpu_ms"), "budget_ms": clock.budget_ms(answered.get(seat, 0)),
             "stderr": stderr, "pdata": turn_pdata(stderr)}
+
+
+def capped_stderr(stderr: str) -> str:
+    """A turn's stderr as the harness keeps it in a replay: its last REPLAY_STDERR_CHARS
+    characters, after a line saying how much was cut. A replay from elsewhere may hold any
+    amount (50 MB made a 48.8 MB page); one of ours is within the cap plus that line already."""
+    if len(stderr) <= REPLAY_STDERR_CHARS + _CUT_LINE_CHARS:
+        return stderr
+    cut = len(stderr) - REPLAY_STDERR_CHARS
+    return f"[... {cut} characters cut by botarena view]\n{stderr[cut:]}"
 
 
 def turn_pdata(stderr: str) -> dict[str, Any]:

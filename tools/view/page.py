@@ -2,6 +2,8 @@
 fetched at view time) that opens from disk or as a bug report's attachment."""
 from __future__ import annotations
 
+import base64
+import hashlib
 import html
 import json
 from pathlib import Path
@@ -17,20 +19,32 @@ def render_page(games: list[dict]) -> str:
     data = {"games": games,
             "diff_step": first_difference(games[0], games[1]) if len(games) == 2 else None}
     drawings = sorted({game["drawing"] for game in games if game["drawing"]})
-    scripts = [_read("viewer.js")] + [_read(f"games/{name}.js") for name in drawings]
+    scripts = [f"\n{_read('viewer.js')}"] + [f"\n{_read(f'games/{name}.js')}" for name in drawings] \
+        + ["BotArena.start();"]
     title = " vs ".join(game["source"] for game in games)
     return "\n".join([
         "<!DOCTYPE html>", '<html lang="en"><head><meta charset="utf-8">',
         '<meta name="viewport" content="width=device-width, initial-scale=1">',
-        # a page saved from a replay must never load anything: no network, no inline handlers
-        '<meta http-equiv="Content-Security-Policy" content="default-src \'none\'; '
-        'script-src \'unsafe-inline\'; style-src \'unsafe-inline\'; img-src data:">',
+        f'<meta http-equiv="Content-Security-Policy" content="{content_security_policy(scripts)}">',
         f"<title>botarena: {html.escape(title)}</title>",
         f"<style>\n{_read('viewer.css')}</style></head>",
         '<body><div id="app"></div>',
         f'<script id="botarena-data" type="application/json">{embed_json(data)}</script>',
-        *(f"<script>\n{script}</script>" for script in scripts),
-        "<script>BotArena.start();</script>", "</body></html>", ""])
+        *(f"<script>{script}</script>" for script in scripts), "</body></html>", ""])
+
+
+def content_security_policy(scripts: list[str]) -> str:
+    """A page saved from a replay must never load anything (no network) nor run any script but
+    its own: each of these is allowed by its SHA-256, and nothing else, so an event handler
+    (``onerror=...``) or a script element that slipped into the page does not run. Styles may
+    be inline: with no network and no script, CSS can neither fetch nor run anything."""
+    hashes = " ".join(f"'sha256-{_sha256(script)}'" for script in scripts)
+    return (f"default-src 'none'; script-src {hashes}; style-src 'unsafe-inline'; img-src data:; "
+            "base-uri 'none'; form-action 'none'")
+
+
+def _sha256(text: str) -> str:
+    return base64.b64encode(hashlib.sha256(text.encode()).digest()).decode()
 
 
 def write_page(out: str | Path, games: list[dict]) -> int:

@@ -30,7 +30,7 @@ State API for search code
   see ``board`` for ``layers``, ``path_to``, ``plan_moves``, ``manhattan``, ``cells_of``.
   A cheap MOVE for playouts: pick a cell with ``0 < dist[cell] <= 20`` (``dist =
   distances(seat)``), build ``Move(tuple(path_to(east, south, dist, cell)), cell)`` for it alone.
-- Speed (``python -m tools.bench.xmas_rush``, per CPU second on CPython 3.11): push_line
+- Speed (``python -m tests.perf.xmas_rush``, per CPU second on CPython 3.11): push_line
   ~1.1M, clone ~2.6M, reachability of a fresh board ~290k, MOVE-turn legal_actions ~34k.
 - Hidden information: ``decks[seat]`` (next reveal last). A state rebuilt from a bot's input
   has ``deck_known`` False: ``shuffle_decks(rng)`` draws one consistent order (determinization).

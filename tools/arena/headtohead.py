@@ -1,0 +1,82 @@
+"""Two bots in seat-swapped pairs of games (or seed by seed, for a one-player game), rated from
+the first one's point of view, with an SPRT that stops the run as soon as it decides: what
+``botarena match`` plays, callable from Python with a :class:`~tools.arena.settings.Settings`."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from tools import stats
+from tools.arena.schedule import paired_jobs
+from tools.arena.settings import Settings
+from tools.arena.solo import SoloComparisons, solo_jobs
+from tools.arena.tally import HeadToHead
+from tools.arena.tournament import Tournament, pair_count
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHeadResult:
+    """``summary``: what ``match --json`` prints (with ``sprt`` when one ran); ``tally``: every
+    figure behind it; ``status_lines``: the seed, where games ran, the results file and, after
+    an interruption, how to resume."""
+
+    summary: dict
+    tally: HeadToHead
+    status_lines: list[str]
+    interrupted: bool
+
+
+class _Sprt:
+    """The sequential test over the pairs played so far: decided once, then it stays."""
+
+    def __init__(self, settings: stats.SprtSettings, tally: HeadToHead):
+        self.settings, self.tally = settings, tally
+        self.verdict: str | None = None
+        self.pairs: int | None = None           # pairs played when it decided
+
+    def decided(self) -> bool:
+        if self.verdict is None:
+            self.verdict = stats.sprt_decision(self.tally.llr(self.settings), self.settings)
+            if self.verdict is not None:
+                self.pairs = sum(self.tally.pentanomial())
+        return self.verdict is not None
+
+    def summary(self) -> dict:
+        lower, upper = self.settings.bounds
+        return {**self.settings.to_json(), "llr": round(self.tally.llr(self.settings), 4),
+                "llr_alt2": round(self.tally.llr_approximation(self.settings), 4),
+                "bounds": [round(lower, 4), round(upper, 4)],
+                "result": self.verdict, "decided_at_pairs": self.pairs}
+
+
+def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int = 100,
+                      sprt: stats.SprtSettings | None = None) -> HeadToHeadResult:
+    """``bot_a`` against ``bot_b`` over ``games`` games (rounded up to whole pairs; with
+    ``sprt``, the most). Games already in the settings' results file count and are not played
+    again. UsageError (one line) for a setting or a bot that cannot be played."""
+    pairs = pair_count(games)
+    with Tournament(settings, [bot_a, bot_b], "match") as tournament:
+        first, second = tournament.bots
+        tally = HeadToHead(first, second)
+        test = _Sprt(sprt, tally) if sprt is not None else None
+        if tournament.solo:
+            tally.solo = True
+            feed = SoloComparisons([(first, second)], tally.add).add
+            jobs = solo_jobs([first, second], games, tournament.game_seeds)
+        else:
+            feed = tally.add
+            jobs = paired_jobs(first, second, pairs, tournament.game_seeds)
+
+        def decided() -> bool:
+            return test is not None and test.decided()
+
+        def on_record(record: dict) -> bool:
+            feed(record)
+            return decided()
+
+        outcome = tournament.play(jobs, on_record, tally.progress_text, stop_before=decided)
+        summary = tally.summary()
+        summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted)
+        if test is not None:
+            summary["sprt"] = test.summary()
+        return HeadToHeadResult(summary, tally, tournament.status_lines(outcome),
+                                outcome.interrupted)

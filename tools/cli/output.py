@@ -1,0 +1,61 @@
+"""Standard output that cannot be written (a full disk, ``> /dev/full``, a closed pipe): one line,
+not a traceback, both when a command prints and when its last lines are flushed at exit."""
+from __future__ import annotations
+
+import contextlib
+import sys
+from typing import Iterator, TextIO
+
+
+class OutputFailed(Exception):
+    """Writing standard output failed with ``error`` (told apart from any other OSError)."""
+
+    def __init__(self, error: OSError):
+        super().__init__(str(error))
+        self.error = error
+
+
+class _GuardedOutput:
+    """``sys.stdout`` whose write and flush errors are OutputFailed; the rest is the stream's."""
+
+    def __init__(self, stream: TextIO):
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        try:
+            return self._stream.write(text)
+        except OSError as error:
+            raise OutputFailed(error) from None
+
+    def flush(self) -> None:
+        try:
+            self._stream.flush()
+        except OSError as error:
+            raise OutputFailed(error) from None
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
+
+
+@contextlib.contextmanager
+def guarded_stdout() -> Iterator[None]:
+    """Within: sys.stdout raises OutputFailed; flushed on the way out (an exit by argparse's
+    --help too), where a failure can still be reported, rather than at the interpreter's exit."""
+    stream = sys.stdout
+    sys.stdout = _GuardedOutput(stream)
+    try:
+        yield
+    finally:
+        try:
+            sys.stdout.flush()
+        finally:
+            sys.stdout = stream
+
+
+def output_failure(failed: OutputFailed) -> int:
+    """Exit status, after one line on stderr; a reader that went away (``| head``) is no error."""
+    if isinstance(failed.error, BrokenPipeError):
+        return 0
+    print(f"botarena: cannot write the output: {failed.error.strerror or failed.error}",
+          file=sys.stderr)
+    return 1
