@@ -1,4 +1,5 @@
-"""Turn a BOT argument into a command: a built-in bot's name, a .py path, or a command line."""
+"""Turn a BOT argument into a command: a built-in bot's name, a .py path, a C, C++, Java or Rust
+source file (compiled), or a command line."""
 from __future__ import annotations
 
 import argparse
@@ -14,6 +15,7 @@ from pathlib import Path
 
 from referee.api import UsageError
 from referee.match import PlayerSpec
+from tools.languages.compilers import is_source
 
 PROJECT_ROOT = Path(__file__).resolve().parents[2]
 
@@ -105,8 +107,9 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
     """The PlayerSpec for ``text``; UsageError (one line, says what to fix) when it cannot be.
 
     A relative path is taken from ``workdir`` (default: the current folder) and made absolute
-    there. ``check_files=False`` leaves files and programs unchecked (a cluster's client: the
-    workers, not this machine, must have them)."""
+    there. A C, C++, Java or Rust source file is compiled now (see tools.languages.build).
+    ``check_files=False`` leaves files and programs unchecked and compiles nothing (a cluster's
+    client: the workers, not this machine, must have them, and each compiles there)."""
     try:
         words = shlex.split(text)
     except ValueError as error:
@@ -114,7 +117,7 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
     if not words:
         raise UsageError("empty bot command")
     head, args = words[0], words[1:]
-    if workdir is not None and (os.sep in head or head.endswith(".py")):
+    if workdir is not None and (os.sep in head or head.endswith(".py") or is_source(head)):
         head = words[0] = str(Path(workdir, head))     # an absolute head stays as it is
     if not check_files and head not in builtin_bots(game):
         return BotSpec(name=text, argv=tuple(words), command=text)
@@ -127,16 +130,45 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
         if not Path(head).is_file():
             raise UsageError(f"bot {text!r}: no file {head!r}")
         return BotSpec(name=text, argv=(sys.executable, head, *args), command=text)
+    if is_source(head):
+        return _compiled_bot(text, head, args, workdir)
     if os.sep not in head and Path(head).is_file() and not _on_path(head):
         raise UsageError(f"unknown bot {head!r} for {game}; {head!r} is a file in this folder: "
                          f"to run it, write ./{head}")
     if os.sep not in head and "." not in head and not _on_path(head):
         known = ", ".join(builtin_bots(game)) or "none"
         raise UsageError(f"unknown bot {head!r} for {game} (built-in: {known}; "
-                         "or give a path to a .py file or a command)")
+                         "or give a path to a .py, .c, .cpp, .java or .rs file, or a command)")
     if os.sep in head and not Path(head).exists():
         raise UsageError(f"bot {text!r}: no file {head!r}")
     return BotSpec(name=text, argv=tuple(words), command=text)
+
+
+def split_include_dirs(args: list[str]) -> tuple[list[str], list[str]]:
+    """The -I folders that open a C or C++ bot's arguments (for its compiler), and the rest
+    (for the bot): ``main.cpp -I lib -Iother --depth 3``."""
+    folders: list[str] = []
+    index = 0
+    while index < len(args) and args[index].startswith("-I"):
+        if args[index] == "-I":
+            if index + 1 == len(args):
+                raise UsageError("-I at the end of a bot's command: give it a folder (-I lib)")
+            folders.append(args[index + 1])
+            index += 2
+        else:
+            folders.append(args[index][2:])
+            index += 1
+    return folders, args[index:]
+
+
+def _compiled_bot(text: str, head: str, args: list[str], workdir: str | Path | None) -> BotSpec:
+    """A source file as a bot: compiled here and now (never within a game's clock), once per
+    content (tools.languages.build's cache)."""
+    from tools.languages.build import build
+    folders, args = split_include_dirs(args)
+    base = Path(workdir) if workdir is not None else Path.cwd()
+    built = build(head, tuple(str(base / folder) for folder in folders), label=text)
+    return BotSpec(name=text, argv=(*built.argv, *args), command=text)
 
 
 def _on_path(program: str) -> bool:

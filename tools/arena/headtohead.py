@@ -61,10 +61,10 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
         if tournament.solo:
             tally.solo = True
             feed = SoloComparisons([(first, second)], tally.add).add
-            jobs = solo_jobs([first, second], games, tournament.base_seed)
+            jobs = solo_jobs([first, second], games, tournament.game_seeds)
         else:
             feed = tally.add
-            jobs = paired_jobs(first, second, pairs, tournament.base_seed)
+            jobs = paired_jobs(first, second, pairs, tournament.game_seeds)
 
         def decided() -> bool:
             return test is not None and test.decided()

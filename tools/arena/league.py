@@ -52,7 +52,7 @@ def play_league(settings: Settings, bots: Sequence[str], *, games: int = 20,
         else:
             matchups = round_robin(names)
         standings = Standings(names, matchups, solo=tournament.solo)
-        outcome = tournament.play(standings.jobs(games, tournament.base_seed), standings.add,
+        outcome = tournament.play(standings.jobs(games, tournament.game_seeds), standings.add,
                                   standings.progress_text)
         return LeagueResult(tournament.game.name, standings, standings.ratings(anchor_name),
                             anchor_name, len(matchups), tournament.base_seed,

@@ -38,10 +38,14 @@ class RunIdentity:
     time_control: TimeControl
     bots: tuple[str, ...] | None          # None: any bots (a tuning run makes up its own)
     base_seed: int | None
+    seed_list: str | None = None          # the digest of --seeds' list (None: derived seeds)
 
     def stamp(self) -> dict:
-        return {"base_seed": self.base_seed,
-                "time_control": dataclasses.asdict(self.time_control)}
+        stamp = {"base_seed": self.base_seed,
+                 "time_control": dataclasses.asdict(self.time_control)}
+        if self.seed_list is not None:
+            stamp["seed_list"] = self.seed_list
+        return stamp
 
 
 def record_key(record: dict) -> Key:
@@ -327,6 +331,12 @@ class _IdentityCheck:
         if record.get("time_control") != self.clock:
             raise UsageError(f"{where} was played with time control {record.get('time_control')},"
                              f" not {self.clock}; give another --out file or the same limits")
+        if record.get("seed_list") != identity.seed_list:
+            played = "with the --seeds list " + record["seed_list"] if record.get("seed_list") \
+                else "without --seeds"
+            raise UsageError(f"{where} was played {played}, not "
+                             f"{'with this --seeds list' if identity.seed_list else 'without'}; "
+                             "give another --out file or the same seeds")
         if base_seed is None:
             return record.get("base_seed")
         if record.get("base_seed") != base_seed:

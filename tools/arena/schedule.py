@@ -9,7 +9,10 @@ from __future__ import annotations
 import hashlib
 import itertools
 from dataclasses import dataclass
-from typing import Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Iterator, Protocol, Sequence
+
+if TYPE_CHECKING:
+    from tools.arena.seeds import SeedList
 
 MAX_GAMES = 10**9               # a billion games: years at the fastest rate measured
 
@@ -27,8 +30,11 @@ class GameJob:
         return self.pair, self.seats
 
 
-def derive_seed(base_seed: int, pair: int) -> int:
-    """The game seed of pair ``pair``: deterministic, the same for every matchup of the run."""
+def derive_seed(base_seed: "int | SeedList", pair: int) -> int:
+    """The game seed of pair ``pair``: deterministic, the same for every matchup of the run;
+    with ``--seeds``, the list's seed for that pair."""
+    if not isinstance(base_seed, int):
+        return base_seed.seed(pair)
     digest = hashlib.sha256(f"botarena:{base_seed}:{pair}".encode()).digest()
     return int.from_bytes(digest[:4], "big") & 0x7FFFFFFF
 
@@ -47,7 +53,7 @@ class PairedJobs:
     first: str
     second: str
     pairs: int
-    base_seed: int
+    base_seed: "int | SeedList"       # or the --seeds list
     start: int = 0
 
     def __iter__(self) -> Iterator[GameJob]:
@@ -96,7 +102,7 @@ class SoloJobs:
 
     names: tuple[str, ...]
     seeds: int
-    base_seed: int
+    base_seed: "int | SeedList"       # or the --seeds list
 
     def __iter__(self) -> Iterator[GameJob]:
         for pair in range(self.seeds):

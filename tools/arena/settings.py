@@ -20,6 +20,7 @@ from typing import Any, Mapping
 from referee.api import UsageError
 from referee.harness.process import DEFAULT_MEMORY_MB
 from referee.harness.sandbox import check_available as check_sandbox
+from tools.arena.seeds import SeedList
 
 MAX_MEMORY_MB = 1 << 20         # a TB per bot: beyond it a number is a typo, and overflows rlimits
 
@@ -60,6 +61,7 @@ class Settings:
     grace_ms: int | None = None
     limits: BotLimits = BotLimits()
     seed: int | None = None                 # base seed; None: random (or the results file's)
+    seeds: SeedList | None = None           # play exactly these seeds (--seeds); None: derived
     jobs: int | None = None                 # games at once here; None: one per core
     cluster: str | None = None              # a Dask scheduler's address, or local[:N]
     workdir: str | None = None              # where relative bot paths start (on each worker)

@@ -6,6 +6,7 @@ from typing import Any, Callable
 
 from referee.api import Game, TimeControl, UsageError
 from referee.games import load_game
+from tools.arena.seeds import MAX_SEED, MIN_SEED
 from tools.arena.settings import Settings
 
 
@@ -20,8 +21,6 @@ def parse_option_pairs(texts: list[str]) -> dict[str, str]:
 
 
 TIME_FIELDS = ("first_turn_ms", "turn_ms", "grace_ms")
-MAX_SEED = 2**63 - 1              # seeds are Java longs, as CodinGame's referees take them
-MIN_SEED = -2**63
 MAX_TIME_MS = 3_600_000         # an hour a turn: beyond it a number is a typo, and overflows timers
 
 
@@ -53,4 +52,7 @@ def game_setup(settings: Settings) -> tuple[Game, dict, TimeControl]:
     if seed is not None and not MIN_SEED <= seed <= MAX_SEED:
         raise UsageError(f"--seed {seed}: must be a 64-bit signed integer, from {MIN_SEED:,} "
                          f"to {MAX_SEED:,}")
+    if seed is not None and settings.seeds is not None:
+        raise UsageError("--seed and --seeds: give one (--seeds plays the file's seeds; "
+                         "--seed derives them)")
     return game, options, clock

@@ -83,7 +83,7 @@ def _play_league(tournament: Tournament, points: list[GridPoint], names: list[st
     """The points (and --vs, rated 0) in a round robin; rows from the Bradley-Terry ratings."""
     standings = Standings(tournament.bots, round_robin(tournament.bots), solo=tournament.solo)
     on_record = own.wrap(standings.add) if own is not None else standings.add
-    outcome = tournament.play(standings.jobs(games, tournament.base_seed), on_record,
+    outcome = tournament.play(standings.jobs(games, tournament.game_seeds), on_record,
                               standings.progress_text)
     ratings = {rating.name: rating for rating in standings.ratings(vs)}
     return outcome, [_row(point, names, ratings[point.bot]) for point in points]
@@ -100,10 +100,10 @@ def _play_against(tournament: Tournament, points: list[GridPoint], names: list[s
         for tally in tallies.values():
             tally.solo = True
         on_record = SoloComparisons([(point.bot, vs) for point in points], add_game).add
-        jobs = solo_jobs(list(tallies) + [vs], games, tournament.base_seed)
+        jobs = solo_jobs(list(tallies) + [vs], games, tournament.game_seeds)
     else:
         on_record = add_game
-        jobs = interleave([paired_jobs(point.bot, vs, pair_count(games), tournament.base_seed)
+        jobs = interleave([paired_jobs(point.bot, vs, pair_count(games), tournament.game_seeds)
                            for point in points])
     if own is not None:
         on_record = own.wrap(on_record)

@@ -95,14 +95,19 @@ class Tournament:
         self._executor: GameExecutor | None = None
         self.quiet = settings.quiet
         self.command = command
-        identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, settings.seed)
+        self.seed_list = settings.seeds
+        digest = self.seed_list.digest if self.seed_list is not None else None
+        identity = RunIdentity(self.game.name, self.options, self.clock, self.bots, settings.seed,
+                               digest)
         self.results = ResultsFile(settings.results) if settings.results is not None else None
         base_seed = settings.seed
         if self.results is not None:
             base_seed = self.results.open(identity)      # locked until the run ends
         self.base_seed = base_seed if base_seed is not None else random.randrange(2**31)
         self.identity = RunIdentity(self.game.name, self.options, self.clock, self.bots,
-                                    self.base_seed)
+                                    self.base_seed, digest)
+        # what the jobs' seeds come from: the --seeds list, or the base seed
+        self.game_seeds = self.seed_list if self.seed_list is not None else self.base_seed
         self.planned = 0
         self.finished = 0
 
@@ -187,7 +192,9 @@ class Tournament:
 
     def status_lines(self, outcome: RunOutcome) -> list[str]:
         """Seed, results file and, after an interruption, how to resume."""
-        lines = [f"seed {self.base_seed}  {self.executor_description}"
+        seeds = f"seeds {self.seed_list.source} ({len(self.seed_list)})" \
+            if self.seed_list is not None else f"seed {self.base_seed}"
+        lines = [f"{seeds}  {self.executor_description}"
                  + (f"  results {self.results.path}" if self.results else "")]
         if outcome.interrupted:
             again = "run the same command again to resume" if self.results \

@@ -25,13 +25,19 @@ READ_OPTIONS_S = 10         # a bot's definitions take well under a second to ru
 
 
 def parse_defaults(entry: Entry, pairs: list[str]) -> dict:
-    """``--set key=value`` texts -> {dest: typed value}, checked against the bot's own parser.
+    """``--set key=value`` texts -> {dest: typed value}, checked against the bot's own parser."""
+    return read_defaults(entry, pairs)[0]
+
+
+def read_defaults(entry: Entry, pairs: list[str]) -> tuple[dict, list[str]]:
+    """``--set key=value`` texts -> ({dest: typed value}, the command-line words that give the
+    unbundled bot those values: the original ``bundle --check`` compares the bundle with).
 
     The parser is read in a child process (``option_reader``) that runs only the bot's
     definitions, with no stdin and a time limit, killed with everything it started after: the
     bot's top-level code (an input loop, a side effect) never runs in botarena."""
     if not pairs:
-        return {}
+        return {}, []
     request = {"path": str(entry.path), "package": entry.package, "label": entry.label,
                "search_roots": [str(root) for root in entry.search_roots], "pairs": pairs}
     command = [sys.executable, "-P", str(Path(__file__).with_name("option_reader.py")),
@@ -54,7 +60,7 @@ def parse_defaults(entry: Entry, pairs: list[str]) -> dict:
                          f"{last or f'exit status {child.returncode}'}") from None
     if "error" in reply:
         raise UsageError(reply["error"])
-    return ast.literal_eval(reply["defaults"])
+    return ast.literal_eval(reply["defaults"]), reply["arguments"]
 
 
 def _kill_group(child: subprocess.Popen) -> None:
@@ -117,3 +123,4 @@ def _bound_names(statement: ast.stmt) -> set[str]:
 
 def _is_main_guard(statement: ast.stmt) -> bool:
     return isinstance(statement, ast.If) and "__name__" in ast.unparse(statement.test)
+

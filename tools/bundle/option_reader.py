@@ -8,7 +8,8 @@ a time limit, and kills its process group after, so a bot that reads input at it
 or starts something cannot hang or touch botarena.
 
 argv[1] is the request (JSON: path, name, package, search_roots, pairs, label); the answer is
-one JSON object on the original stdout: {"defaults": "<repr of a dict>"} or {"error": "..."}.
+one JSON object on the original stdout: {"defaults": "<repr of a dict>", "arguments": [the
+command-line words that set the same values]} or {"error": "..."}.
 The bot's own prints go to stderr. Standard library only: it runs beside the bot, not botarena.
 """
 from __future__ import annotations
@@ -34,8 +35,9 @@ def main() -> None:
     os.dup2(2, 1)                       # whatever the bot prints goes to stderr, not the answer
     request = json.loads(sys.argv[1])
     try:
-        defaults = typed_defaults(_build_parser(request), request["pairs"], request["label"])
-        reply = {"defaults": repr(defaults)}
+        parser = _build_parser(request)
+        defaults = typed_defaults(parser, request["pairs"], request["label"])
+        reply = {"defaults": repr(defaults), "arguments": option_words(parser, defaults)}
     except Refused as refused:
         reply = {"error": str(refused)}
     answer.write(json.dumps(reply) + "\n")
@@ -152,6 +154,22 @@ def _typed_value(parser: argparse.ArgumentParser, action: argparse.Action, text:
     if not literal_ok:
         raise Refused(f"--set {pair!r}: its value {value!r} cannot be written into the bundle")
     return value
+
+
+def option_words(parser: argparse.ArgumentParser, defaults: dict) -> list[str]:
+    """The command-line words that give the bot the values ``defaults`` bakes in."""
+    actions = {action.dest: action for action in parser._actions if action.option_strings}
+    words: list[str] = []
+    for dest, value in defaults.items():
+        action = actions[dest]
+        option = next((text for text in action.option_strings if text.startswith("--")),
+                      action.option_strings[0])
+        if action.nargs == 0:
+            if value != action.default:
+                words.append(option)
+            continue
+        words += [option, *map(str, value if isinstance(value, list) else [value])]
+    return words
 
 
 if __name__ == "__main__":

@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 
 from tools.arena.league import play_league
-from tools.cli.options import add_run_arguments, run_settings
+from tools.cli.options import add_run_arguments, run_games, run_settings
 
 
 def register(commands) -> None:
@@ -22,7 +22,8 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
-    result = play_league(run_settings(args), args.bots, games=args.games,
+    settings = run_settings(args)
+    result = play_league(settings, args.bots, games=run_games(args, settings),
                          gauntlet=args.gauntlet, anchor=args.anchor)
     if args.json:
         print(json.dumps(result.to_json()))

@@ -7,7 +7,7 @@ from referee.api import UsageError
 from tools import stats
 from tools.arena.headtohead import play_head_to_head
 from tools.arena.tally import summary_lines
-from tools.cli.options import add_run_arguments, run_settings
+from tools.cli.options import add_run_arguments, run_games, run_settings
 
 
 def register(commands) -> None:
@@ -32,8 +32,9 @@ def run(args) -> int:
             sprt = stats.parse_sprt(args.sprt)
         except ValueError as error:
             raise UsageError(f"--sprt {args.sprt!r}: {error}") from None
-    result = play_head_to_head(run_settings(args), args.bot_a, args.bot_b, games=args.games,
-                               sprt=sprt)
+    settings = run_settings(args)
+    result = play_head_to_head(settings, args.bot_a, args.bot_b,
+                               games=run_games(args, settings), sprt=sprt)
     if args.json:
         print(json.dumps(result.summary))
     else:

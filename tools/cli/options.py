@@ -9,8 +9,10 @@ import os
 from pathlib import Path
 
 from referee.api import UsageError
+from referee.games import load_game
 from referee.harness.process import DEFAULT_MEMORY_MB
 from tools.arena.arena import usable_cores
+from tools.arena.seeds import read_seeds
 from tools.arena.settings import BotLimits, Settings
 from tools.arena.setup import parse_option_pairs
 
@@ -45,9 +47,20 @@ def game_settings(args: argparse.Namespace) -> Settings:
 
 def run_settings(args: argparse.Namespace) -> Settings:
     """The settings of ``add_run_arguments``."""
-    return dataclasses.replace(game_settings(args), jobs=args.jobs, cluster=args.cluster,
-                               workdir=args.workdir, results=args.out, replays=args.replays,
-                               quiet=bool(args.quiet or args.json))
+    seeds = read_seeds(args.seeds) if args.seeds is not None else None
+    return dataclasses.replace(game_settings(args), seeds=seeds, jobs=args.jobs,
+                               cluster=args.cluster, workdir=args.workdir, results=args.out,
+                               replays=args.replays, quiet=bool(args.quiet or args.json))
+
+
+def run_games(args: argparse.Namespace, settings: Settings) -> int:
+    """-n; when not given, two games per --seeds seed (one in a one-player game), else the
+    command's default."""
+    if args.games is not None:
+        return args.games
+    if settings.seeds is not None:
+        return settings.seeds.games(load_game(settings.game).seats == (1, 1))
+    return args.games_default
 
 
 def add_output_argument(parser: argparse.ArgumentParser, metavar: str, help: str, *,
@@ -87,9 +100,10 @@ def check_output_file(text: str, option: str) -> None:
 
 def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
                       games_help: str) -> None:
-    parser.add_argument("-n", "--games", type=int, default=games_default, metavar="GAMES",
+    parser.add_argument("-n", "--games", type=int, metavar="GAMES",
                         help=f"{games_help}, rounded up to whole seat-swapped pairs "
-                        f"(default: {games_default})")
+                        f"(default: {games_default}; with --seeds, two per seed)")
+    parser.set_defaults(games_default=games_default)
     parser.add_argument("--jobs", "-j", type=int, metavar="J",
                         help=f"games played at once (default: the number of cores, {usable_cores()})")
     parser.add_argument("--cluster", metavar="ADDRESS", help="play the games on a Dask cluster: a "
@@ -99,6 +113,9 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
                         "on each worker with --cluster (default: the worker's own folder)")
     parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
                         "id (default: random, or the one in the --out file)")
+    parser.add_argument("--seeds", metavar="FILE", help="play exactly these game seeds, one a line "
+                        "(CodinGame's, from its replays; # comments): pair k plays the k-th seed, "
+                        "both seat orders (see docs/tools.md)")
     parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
                         "the same command again to resume")
     parser.add_argument("--replays", metavar="DIR", help="keep each game's replay in DIR, named by "

@@ -10,7 +10,7 @@ from referee.api import UsageError
 from tools.arena.sweep import play_sweep, sweep_grid
 from tools.arena.tally import format_bounds, format_elo
 from tools.arena.tournament import pair_count
-from tools.cli.options import (add_run_arguments, check_output_file, run_settings,
+from tools.cli.options import (add_run_arguments, check_output_file, run_games, run_settings,
                                write_csv as write_csv_rows)
 from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
 
@@ -58,8 +58,10 @@ def run(args) -> int:
         check_output_file(args.plot, "--plot")
         if have_matplotlib():
             check_plot_format(args.plot)
-    result = play_sweep(run_settings(args), args.template, vs=args.vs, league=args.league,
-                        games=args.games, success_score=args.success_score)
+    settings = run_settings(args)
+    games = run_games(args, settings)
+    result = play_sweep(settings, args.template, vs=args.vs, league=args.league, games=games,
+                        success_score=args.success_score)
     rows, best, opponent = result.rows, result.best, result.opponent
     if args.csv:
         _write_csv(args.csv, names, rows)
@@ -72,7 +74,7 @@ def run(args) -> int:
             summary["opponent_scores"] = opponent
         print(json.dumps(summary))
     else:
-        lines = _table_lines(names, rows, best, args, result.solo)
+        lines = _table_lines(names, rows, best, args, games, result.solo)
         if opponent is not None:
             lines.insert(-1 if best is not None else len(lines), _opponent_line(opponent))
         print("\n".join(lines + result.status_lines))
@@ -110,13 +112,13 @@ def _check_plot_options(args, names: list[str]) -> None:
                          "success)")
 
 
-def _table_lines(names: list[str], rows: list[dict], best: str | None, args,
+def _table_lines(names: list[str], rows: list[dict], best: str | None, args, games: int,
                  solo: bool = False) -> list[str]:
     against = f"vs {args.vs}" if not args.league else \
         ("league, " + (f"{args.vs} = 0" if args.vs else "mean 0"))
     widths = [max(len(name), *(len(str(row[name])) for row in rows)) for name in names]
     head = "  ".join(f"{name:>{width}}" for name, width in zip(names, widths))
-    games = args.games if solo else pair_count(args.games) * 2     # solo: -n seeds, no pairs
+    games = games if solo else pair_count(games) * 2     # solo: -n seeds, no pairs
     lines = [f"sweep {args.template!r} ({against}), {games} games per "
              f"{'matchup' if args.league else 'point'}",
              f"   {head}  {'games':>5}  {'score':>6}  {'Elo':>7}  {'95 % interval':<18}"]

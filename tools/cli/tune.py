@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from tools.cli.options import add_run_arguments, check_output_file, run_settings
+from tools.cli.options import add_run_arguments, check_output_file, run_games, run_settings
 from tools.cli.sweep_plot import PLOT_HINT, have_matplotlib as _have_matplotlib
 from tools.cli.tune_report import report_lines, write_csv, write_plot
 from tools.tune.race import DROP_RULES
@@ -53,14 +53,15 @@ def register(commands) -> None:
 
 
 def run(args) -> int:
+    settings = run_settings(args)
     spec = TuneSpec(args.template, args.vs, method=args.method, iterations=args.iterations,
                     pairs=args.pairs, spsa_games=args.spsa_games, start=args.start,
                     c_end=args.c_end, r_end=args.r_end, rounds=args.rounds, drop=args.drop,
-                    games=args.games)
+                    games=run_games(args, settings))
     for path, option in ((args.csv, "--csv"), (args.plot, "--plot")):
         if path:
             check_output_file(path, option)
-    result = tune(run_settings(args), spec)
+    result = tune(settings, spec)
     if result.interrupted:
         print(f"interrupted after {result.games} games; best so far: {result.tuned}")
         print("run the same command again to resume" if args.out else

@@ -8,6 +8,7 @@ from dataclasses import dataclass, field
 from tools import stats
 from tools.arena.grid import fill
 from tools.arena.schedule import GameJob, derive_seed, paired_jobs
+from tools.arena.seeds import SeedList
 from tools.arena.tally import HeadToHead
 from tools.tune.race import Race
 from tools.tune.session import TuneSession, score_of
@@ -29,6 +30,7 @@ class SpsaRun:
     iterations: int
     pairs: int
     games: str = "mirror"
+    game_seeds: "int | SeedList | None" = None     # None: derived from the SPSA seed
     iteration: int = 0
     window: deque = field(default_factory=lambda: deque(maxlen=WINDOW))
 
@@ -58,7 +60,8 @@ class SpsaRun:
         jobs = []
         for index in range(self.pairs):
             number = (k - 1) * self.pairs + index
-            seed = derive_seed(self.spsa.seed, number)
+            seed = derive_seed(self.spsa.seed if self.game_seeds is None else self.game_seeds,
+                               number)
             if self.games == "mirror":
                 jobs += [GameJob(number, (plus_bot, minus_bot), seed),
                          GameJob(number, (minus_bot, plus_bot), seed)]
@@ -111,7 +114,7 @@ class RaceRun:
     round_number: int = 0
     history: list[dict] = field(default_factory=list)
 
-    def run(self, session: TuneSession, base_seed: int) -> None:
+    def run(self, session: TuneSession, base_seed: "int | SeedList") -> None:
         while self.round_number < self.rounds and len(self.race.live) > 1:
             session.plan(self.planned_games())
             jobs = self.race.round_jobs(self.round_number, base_seed)
@@ -149,7 +152,7 @@ def verify(session: TuneSession, tuned: str, others: dict[str, str | None],
         if other is None or other == tuned or games <= 0:
             continue
         jobs = [GameJob(VERIFY_PAIRS_FROM * (number + 1) + job.pair, job.seats, job.seed)
-                for job in paired_jobs(tuned, other, pairs, session.base_seed,
+                for job in paired_jobs(tuned, other, pairs, session.game_seeds,
                                        start=VERIFY_PAIRS_FROM)]
         tags = [{"phase": f"verify-{label}", "step": 0, "parameters": [None, None]}
                 for _ in jobs]

@@ -74,24 +74,29 @@ class TuneSession:
                            BotsByText(self.game.name, check_files=self.cluster is None))
         self._executor: GameExecutor | None = None
         self.executor_description = "no games played now"
-        self.stamp = stamp
+        self.seed_list = settings.seeds
+        digest = self.seed_list.digest if self.seed_list is not None else None
+        self.stamp = {**stamp, "seeds": digest} if digest else stamp
         self.progress_text = progress_text
         self.results = ResultsFile(settings.results) if settings.results else None
         self.saved: dict[tuple, dict] = {}
-        self.base_seed = self._open_results(settings.seed)
-        self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed)
+        self.base_seed = self._open_results(settings.seed, digest)
+        self.identity = RunIdentity(self.game.name, self.options, self.clock, None, self.base_seed,
+                                    digest)
+        # what the games' seeds come from: the --seeds list, or the base seed
+        self.game_seeds = self.seed_list if self.seed_list is not None else self.base_seed
         self.quiet = settings.quiet
         self.progress = None
         self.planned = 0
         self.games = 0                 # finished games, replayed from the file or played now
         self.played = 0                # played by this process
 
-    def _open_results(self, seed: int | None) -> int:
+    def _open_results(self, seed: int | None, seed_list: str | None) -> int:
         """The run's base seed: ``seed``, the results file's, or a random one. The results file
         (if any) is locked until the run ends, its games kept to be replayed."""
         if self.results is not None:
             seed = self.results.open(RunIdentity(self.game.name, self.options, self.clock,
-                                                 None, seed))
+                                                 None, seed, seed_list))
             records = list(self.results.records())
             try:
                 self._check_stamps(records)

@@ -229,7 +229,7 @@ class SpsaTuner:
         spsa = Spsa(self.parameters, self.start, gains, session.base_seed)
         self.start_units = list(spsa.theta)
         self.run = SpsaRun(spsa, self.spec.template, self.spec.vs, self.spec.iterations,
-                           self.pairs, self.spec.spsa_games)
+                           self.pairs, self.spec.spsa_games, game_seeds=session.game_seeds)
         session.plan(self.spec.iterations * self.run.games_per_iteration())
 
     def tune(self, session: TuneSession) -> None:
@@ -279,11 +279,11 @@ class RaceTuner:
             check_bot(game, self.start, "the starting parameters", on_cluster)
 
     def prepare(self, session: TuneSession) -> None:
-        self.base_seed = session.base_seed
+        self.game_seeds = session.game_seeds
         session.plan(self.run.planned_games())
 
     def tune(self, session: TuneSession) -> None:
-        self.run.run(session, self.base_seed)
+        self.run.run(session, self.game_seeds)
 
     def progress_text(self) -> str:
         return self.run.progress_text()

@@ -1,0 +1,176 @@
+"""A C, C++, Java or Rust source file as a bot: compiled as CodinGame compiles it, once, into a
+cache keyed by what the program is made of.
+
+``build(path)`` returns the command that runs the compiled bot. The cache key is a hash of the
+compiler's version, the options and every local file the bot is made of (its includes and their
+sources, its Java source folder, its Rust module tree), so editing any of them, or upgrading the
+compiler, builds again; anything else finds the build made before, by this process or another.
+A build is made in a temporary folder beside the cache's entries and renamed into place: two
+processes compiling the same bot at once both succeed and one of the two results is kept.
+
+The cache is ``$BOTARENA_CACHE_DIR``, else ``$XDG_CACHE_HOME/botarena``, else
+``~/.cache/botarena``; its ``compiled/`` folder may be deleted at any time.
+"""
+from __future__ import annotations
+
+import errno
+import hashlib
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable
+
+from referee.api import UsageError
+from tools.languages import c_family, java, rust
+from tools.languages.compilers import COMPILERS, Compiler, compiler_for
+
+COMPILE_TIMEOUT_S = 600
+ERROR_LINES = 12              # of the compiler's output, in the message of a failed compile
+
+
+@dataclass(frozen=True)
+class Built:
+    """A compiled bot: ``argv`` runs it (its own arguments go after)."""
+
+    argv: tuple[str, ...]
+    folder: Path
+    compiled_now: bool
+
+
+@dataclass(frozen=True)
+class _Plan:
+    """How to build one bot: the files it is made of and the command, given an output folder."""
+
+    files: tuple[Path, ...]
+    base: Path                        # files are keyed by their path from here, where they can be
+    command: Callable[[Path], list[str]]
+    run: Callable[[Path], tuple[str, ...]]
+    options: tuple[str, ...]          # what in the command is not a path (part of the key)
+
+
+def cache_root() -> Path:
+    explicit = os.environ.get("BOTARENA_CACHE_DIR")
+    if explicit:
+        return Path(explicit)
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base, "botarena")
+
+
+def build(path: str | Path, include_dirs: tuple[str, ...] = (), *,
+          label: str | None = None) -> Built:
+    """Compile the bot whose main file is ``path`` (or find it compiled); UsageError with the
+    compiler's first lines when it does not compile, or naming the missing compiler."""
+    source = Path(path)
+    label = label or str(path)
+    compiler = compiler_for(source)
+    if compiler is None:
+        raise UsageError(f"bot {label!r}: {source.suffix!r} is not a language botarena compiles "
+                         f"({', '.join(sorted({c.language for c in COMPILERS}))})")
+    if not source.is_file():
+        raise UsageError(f"bot {label!r}: no file {str(path)!r}")
+    compiler.check_installed(label)
+    plan = _plan(compiler, source, tuple(Path(folder) for folder in include_dirs), label)
+    key = _key(compiler, plan)
+    folder = cache_root() / "compiled" / f"{compiler.slug}-{source.stem}-{key[:20]}"
+    if folder.is_dir():
+        return Built(plan.run(folder), folder, False)
+    started = time.monotonic()
+    _compile_into(folder, compiler, plan, source, label)
+    print(f"botarena: compiled {label} with {compiler.program} in "
+          f"{time.monotonic() - started:.1f} s (kept in {folder})", file=sys.stderr)
+    return Built(plan.run(folder), folder, True)
+
+
+def _plan(compiler: Compiler, source: Path, include_dirs: tuple[Path, ...], label: str) -> _Plan:
+    for folder in include_dirs:
+        if not folder.is_dir():
+            raise UsageError(f"bot {label!r}: -I {str(folder)!r} is not a folder")
+    if compiler.language in ("C", "C++"):
+        project = c_family.load_project(source, include_dirs)
+        flags = (*compiler.flags, *(f"-I{folder}" for folder in project.include_dirs))
+        libraries = compiler.libraries()
+        return _Plan(tuple(project.files), project.entry.parent,
+                     lambda out: [compiler.program, *flags, *map(str, project.sources),
+                                  "-o", str(out / "bot"), *libraries],
+                     lambda folder: (str(folder / "bot"),), (*compiler.flags, *libraries))
+    if include_dirs:
+        raise UsageError(f"bot {label!r}: -I is for C and C++ bots")
+    if compiler.language == "Java":
+        project = java.load_project(source)
+        return _Plan(project.files, project.root,
+                     lambda out: [compiler.program, *compiler.flags, "-d", str(out / "classes"),
+                                  *map(str, project.files)],
+                     lambda folder: ("java", "-cp", str(folder / "classes"), project.main_class),
+                     (*compiler.flags, project.main_class))
+    crate = rust.load_crate(source)
+    flags = (*compiler.flags, "--edition", rust.edition_of(source))
+    return _Plan(tuple(crate.files), crate.entry.parent,
+                 lambda out: [compiler.program, *flags, "--crate-name", "bot",
+                              "-o", str(out / "bot"), str(source.resolve())],
+                 lambda folder: (str(folder / "bot"),), flags)
+
+
+def _key(compiler: Compiler, plan: _Plan) -> str:
+    digest = hashlib.sha256()
+    digest.update(json.dumps([compiler.language, compiler.version(), plan.options]).encode())
+    for path in plan.files:
+        # from the bot's folder: the same sources elsewhere (bundle --check's copy) are one build
+        name = path.relative_to(plan.base) if path.is_relative_to(plan.base) else path
+        digest.update(f"\0{name}\0".encode("utf-8", "surrogateescape"))
+        digest.update(hashlib.sha256(path.read_bytes()).digest())
+    return digest.hexdigest()
+
+
+def _compile_into(folder: Path, compiler: Compiler, plan: _Plan, source: Path, label: str) -> None:
+    """Build in a fresh temporary folder, then rename it to ``folder`` (atomic: a reader sees a
+    whole build or none; a concurrent build of the same key leaves one of the two)."""
+    try:
+        folder.parent.mkdir(parents=True, exist_ok=True)
+        scratch = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
+    except OSError as error:
+        raise UsageError(f"bot {label!r}: cannot write the compile cache {str(folder.parent)!r}: "
+                         f"{error.strerror} (set BOTARENA_CACHE_DIR to another folder)") from None
+    try:
+        _run_compiler(compiler, plan.command(scratch), source, label)
+        (scratch / "build.json").write_text(json.dumps(
+            {"source": str(source.resolve()), "compiler": compiler.version(),
+             "command": plan.command(folder), "files": [str(path) for path in plan.files]},
+            indent=1) + "\n")
+        try:
+            os.rename(scratch, folder)
+        except OSError as error:
+            if error.errno not in (errno.EEXIST, errno.ENOTEMPTY) or not folder.is_dir():
+                raise
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)        # gone already when renamed
+
+
+def _run_compiler(compiler: Compiler, argv: list[str], source: Path, label: str) -> None:
+    try:
+        done = subprocess.run(argv, cwd=source.resolve().parent, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True, errors="replace",
+                              timeout=COMPILE_TIMEOUT_S)
+    except FileNotFoundError:
+        raise UsageError(compiler.missing_message(label)) from None
+    except subprocess.TimeoutExpired:
+        raise UsageError(f"bot {label!r}: {compiler.program} did not finish compiling it in "
+                         f"{COMPILE_TIMEOUT_S} s") from None
+    if done.returncode != 0:
+        raise UsageError(compile_error(label, compiler.program, done.returncode,
+                                       done.stderr + done.stdout))
+
+
+def compile_error(label: str, program: str, status: int, output: str) -> str:
+    """One message: what failed, then the compiler's first lines (the first error is there)."""
+    lines = [line.rstrip() for line in output.splitlines() if line.strip()]
+    shown = "\n".join(f"  {line}" for line in lines[:ERROR_LINES])
+    more = f"\n  ... ({len(lines) - ERROR_LINES} more lines)" if len(lines) > ERROR_LINES else ""
+    return (f"bot {label!r} does not compile ({program} exit status {status}); its first "
+            f"lines:\n{shown}{more}")
+
