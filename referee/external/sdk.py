@@ -10,7 +10,9 @@ limit in ms), and botarena answers ``SET_PLAYER_OUTPUT`` with the bot's lines or
 - MONITORING (SDK 4.7+) comes once, in the first frame; from then on every SET_PLAYER_OUTPUT
   starts with the measured milliseconds (a whole number, rounded down) and its n counts that line.
 - A frame in which no player was executed asks player 0 for 0 lines: it is answered at once,
-  without the bot.
+  without waiting for the bot. Its NEXT_PLAYER_INPUT still counts (the SDK's runner sends it to
+  that bot, and a referee's initial input often comes that way): it goes before the bot's next
+  input.
 - The last frame (VIEW, INFOS, ..., UINPUT, METADATA, SCORES) follows the last output unasked;
   the referee then exits, so the next write may meet a closed pipe: that is the normal end.
 - FAIL carries the referee's stack trace: the game is a referee error.
@@ -85,6 +87,7 @@ class SdkReferee:
         self.scores: dict[int, float] | None = None
         self._asked: Request | None = None
         self._notes: list[dict] = []
+        self._held: dict[int, list[str]] = {}     # input of 0-line frames, sent with the next
 
     # -- the seam ----------------------------------------------------------------------------
     def start(self, seed: int, players: int) -> None:
@@ -104,10 +107,13 @@ class SdkReferee:
                 self.close()
                 break
             seat, expected, limit_ms = frame.next_player
+            lines = self._held.pop(seat, []) + frame.player_input
             if expected == 0:                   # a frame in which no player was executed
+                if lines:
+                    self._held[seat] = lines
                 self._answer([], 0.0)
                 continue
-            self._asked = Request(seat, tuple(frame.player_input), expected, limit_ms, self.grace_ms)
+            self._asked = Request(seat, tuple(lines), expected, limit_ms, self.grace_ms)
             return [self._asked]
         return []
 
