@@ -31,6 +31,7 @@ class Channel(Protocol):
     def write(self, lines: Sequence[str]) -> bool: ...   # False: the referee closed its input
     def read_line(self, deadline: float) -> str: ...     # RefereeError past the deadline / at exit
     def stderr_tail(self) -> str: ...
+    def end_of_game(self) -> None: ...                   # the referee sent its last message
     def close(self) -> None: ...
 
 
@@ -88,6 +89,9 @@ class RefereeProcess(BotProcess):
         else:
             message = f"{self.label} printed garbage: {fault.detail}"
         return RefereeError(message, self.stderr_tail())
+
+    def end_of_game(self) -> None:
+        """Nothing to do: a referee process exits by itself after its scores."""
 
     def stderr_tail(self) -> str:
         """The last few thousand characters the referee wrote on stderr."""

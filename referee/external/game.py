@@ -7,7 +7,8 @@ from typing import Any
 from referee.api import OptionSpec, TimeControl, TurnOrder, UsageError
 from referee.external.brutal import BrutalReferee
 from referee.external.channel import RefereeProcess
-from referee.external.gamefile import GameFile, KEY_PATTERN, read_game_file
+from referee.external.gamefile import KEY_PATTERN, GameFile, read_game_file
+from referee.external.host import open_session
 from referee.external.sdk import SdkReferee
 
 
@@ -72,7 +73,12 @@ class ExternalGame:
         file = self.file
         label = f"the referee of {self.name}"
         def open_channel():
-            return RefereeProcess(file.command, cwd=file.folder, label=label)
+            if file.host is not None:
+                session = open_session(file)
+                if session is not None:
+                    return session
+            command = file.command or file.host.fallback_command()
+            return RefereeProcess(command, cwd=file.folder, label=label)
         if file.protocol == "codingame":
             return SdkReferee(open_channel, parameters={key: str(value) for key, value in options.items()},
                               referee_timeout_ms=file.referee_timeout_ms, grace_ms=clock.grace_ms,

@@ -36,9 +36,9 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 FIELDS = ("name", "description", "protocol", "command", "players", "referee_timeout_ms",
           "first_turn_ms", "turn_ms", "seed_line", "parameters", "host", "classpath",
-          "libraries", "java", "jvm_options", "main")
+          "libraries", "java", "jvm_options")
 BRUTALTESTER_ONLY = ("first_turn_ms", "turn_ms", "seed_line")
-HOST_ONLY = ("classpath", "libraries", "java", "jvm_options", "main")
+HOST_ONLY = ("classpath", "libraries", "java", "jvm_options")
 CODINGAME_ONLY = ("parameters", "host") + HOST_ONLY
 
 
@@ -50,7 +50,11 @@ class HostSettings:
     classpath: tuple[str, ...]             # the SDK core and the game's classes: a loader per game
     libraries: tuple[str, ...]             # jars shared by every game (Guice, Gson, log4j...)
     jvm_options: tuple[str, ...]           # -D properties and JVM flags (league.level...)
-    main: str                              # the referee's entry class
+
+    def fallback_command(self) -> tuple[str, ...]:
+        """One JVM per game, when no host can be used: RefereeMain over the same classes."""
+        return (self.java, *self.jvm_options, "-cp", os.pathsep.join(self.classpath + self.libraries),
+                "com.codingame.gameengine.core.RefereeMain")
 
 
 @dataclass(frozen=True, slots=True)
@@ -266,33 +270,32 @@ def _host(data: dict, folder: Path, problem: _Checker) -> HostSettings:
         if required and not value:
             problem(key, "is missing: host = true needs the SDK core and the game's classes "
                          "(see docs/codingame-referees.md)")
-        return tuple(_class_path_entry(item, folder, key, problem) for item in value)
+        return tuple(entry for item in value
+                     for entry in _class_path_entries(item, folder, key, problem))
     options = data.get("jvm_options", [])
     if not isinstance(options, list) or not all(isinstance(item, str) for item in options):
         problem("jvm_options", f"{options!r} must be a list of JVM options (\"-Dleague.level=3\")")
     java = data.get("java", "java")
     if not isinstance(java, str) or not java:
         problem("java", f"{java!r} must be the java program (a name on the PATH or a path)")
-    main = data.get("main", "com.codingame.gameengine.core.RefereeMain")
-    if not isinstance(main, str) or not re.fullmatch(r"[\w$.]+", main):
-        problem("main", f"{main!r} must be a Java class name")
     if os.sep in java:
         java = str((folder / java).absolute())
     return HostSettings(java=java, classpath=paths("classpath", True),
-                        libraries=paths("libraries", False), jvm_options=tuple(options), main=main)
+                        libraries=paths("libraries", False), jvm_options=tuple(options))
 
 
-def _class_path_entry(text: str, folder: Path, key: str, problem: _Checker) -> str:
-    """A classpath entry made absolute; ``lib/*`` (every jar of a folder) is expanded."""
+def _class_path_entries(text: str, folder: Path, key: str, problem: _Checker) -> list[str]:
+    """A classpath entry made absolute; ``lib/*`` (every jar of a folder, as java reads it)
+    becomes those jars, sorted: the host's class loaders take files, not patterns."""
     entry = folder / text
     if entry.name == "*":
         if not entry.parent.is_dir():
             problem(key, f"{text!r}: no folder {str(entry.parent)!r}")
-        return str(entry.parent.absolute() / "*")
+        return sorted(str(jar.absolute()) for jar in entry.parent.glob("*.jar"))
     if not entry.exists():
         problem(key, f"{text!r}: no such file or folder (relative paths start from the game "
                      f"file's folder, {str(folder)!r})")
-    return str(entry.absolute())
+    return [str(entry.absolute())]
 
 
 def _is_int(value: Any) -> bool:

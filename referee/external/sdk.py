@@ -104,6 +104,7 @@ class SdkReferee:
             self._notes.append(frame.notes())
             if frame.scores is not None:
                 self.scores = frame.scores
+                self.channel.end_of_game()
                 self.close()
                 break
             seat, expected, limit_ms = frame.next_player
