@@ -1,0 +1,39 @@
+"""Game files for the test referees (tests/fixtures/referees/), written into a test's folder."""
+from __future__ import annotations
+
+import json
+import sys
+from pathlib import Path
+
+FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "referees"
+SDK_REFEREE = FIXTURES / "sdk_referee.py"
+BRUTAL_REFEREE = FIXTURES / "brutal_referee.py"
+DIGIT_BOT = FIXTURES / "digit_bot.py"
+
+
+def digit_bot(*args: str) -> str:
+    """The BOT text of the digits bot with ``args``."""
+    return " ".join([sys.executable, str(DIGIT_BOT), *args])
+
+
+def write_game_file(folder: Path, name: str, body: str) -> Path:
+    path = folder / f"{name}.toml"
+    path.write_text(body)
+    return path
+
+
+def sdk_game(folder: Path, *flags: str, name: str = "digits", players: str = "[2, 4]",
+             extra: str = "", parameters: dict | None = None) -> Path:
+    """A codingame game file for sdk_referee.py with ``flags``."""
+    command = json.dumps([sys.executable, str(SDK_REFEREE), *flags])
+    table = "".join(f"{key} = {json.dumps(value)}\n" for key, value in (parameters or {}).items())
+    return write_game_file(folder, name, f'protocol = "codingame"\ncommand = {command}\n'
+                           f"players = {players}\n{extra}\n[parameters]\n{table}")
+
+
+def brutal_game(folder: Path, *flags: str, name: str = "brutal", players: str = "[2, 4]",
+                extra: str = "") -> Path:
+    """A brutaltester game file for brutal_referee.py with ``flags``."""
+    command = json.dumps([sys.executable, str(BRUTAL_REFEREE), *flags])
+    return write_game_file(folder, name, f'protocol = "brutaltester"\ncommand = {command}\n'
+                           f"players = {players}\n{extra}\n")
