@@ -17,6 +17,7 @@ from referee.replay import to_replay, write_replay
 from referee.harness.process import BotStartError
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
+from tools.arena.multiplayer import players_per_game
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
 from tools.arena.runner import Arena, GameJob, RunOutcome, run_jobs, to_record, worker_count
@@ -70,9 +71,12 @@ class Tournament:
         self.game, self.options, self.clock = game_setup(args)
         low, high = self.game.seats
         self.solo = (low, high) == (1, 1)     # compared seed by seed: see tools.arena.solo
-        if not (self.solo or low <= 2 <= high):
-            raise UsageError(f"{args.command} plays bots one against one; {self.game.name} is a "
-                             f"game for {low if low == high else f'{low} to {high}'} players")
+        # games of more players: lineups rotated through the seats, see tools.arena.multiplayer
+        self.players = 1 if self.solo else players_per_game(self.game.seats)
+        if self.players > 2 and args.command not in ("match", "league"):
+            raise UsageError(f"{args.command} plays two-player games; {self.game.name} is a game "
+                             f"for {low if low == high else f'{low} to {high}'} players (match "
+                             "and league play it)")
         self.bots = distinct_names(bot_texts)
         self.bot_texts = dict(zip(self.bots, bot_texts))
         self.cluster, self.workdir = getattr(args, "cluster", None), getattr(args, "workdir", None)

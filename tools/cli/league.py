@@ -37,19 +37,25 @@ def run(args) -> int:
         matchups = gauntlet(_named(args.gauntlet, texts, names, "--gauntlet"), names)
     else:
         matchups = round_robin(names)
-    standings = Standings(names, matchups, solo=tournament.solo)
+    standings = Standings(names, matchups, solo=tournament.solo, players=tournament.players)
     outcome = tournament.play(standings.jobs(args.games, tournament.base_seed), standings.add,
                               standings.progress_text)
     ratings = standings.ratings(anchor)
     if args.json:
         summary = standings.to_json(ratings)
-        summary.update(seed=tournament.base_seed, anchor=anchor, interrupted=outcome.interrupted)
+        summary.update(seed=tournament.base_seed, anchor=anchor, interrupted=outcome.interrupted,
+                       players=tournament.players)
         print(json.dumps(summary))
     else:
         lines = [f"{tournament.game.name} league: {len(names)} bots, {len(matchups)} matchups, "
                  f"{standings.games} games"]
+        if tournament.players > 2:
+            lines[0] = (f"{tournament.game.name} league: {len(names)} bots, "
+                        f"{len(standings.lineups)} lineups of {tournament.players} (each rotated "
+                        f"through the seats per seed), {standings.games} pairwise results")
         lines += standings.table_lines(ratings, anchor) + [""]
-        lines += standings.matrix_lines([rating.name for rating in ratings])
+        order = [rating.name for rating in ratings]
+        lines += standings.matrix_lines(order) + [""] + standings.win_matrix_lines(order)
         print("\n".join(lines + tournament.status_lines(outcome)))
     return 130 if outcome.interrupted else 0
 

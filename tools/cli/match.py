@@ -6,6 +6,7 @@ import json
 from referee.api import UsageError
 from tools import stats
 from tools.arena.runner import paired_jobs
+from tools.arena.multiplayer import SeatGroups, group_count, match_lineup, pairwise_records
 from tools.arena.solo import SoloComparisons, solo_jobs
 from tools.arena.tally import HeadToHead, summary_lines
 from tools.arena.tournament import Tournament, pair_count
@@ -53,6 +54,12 @@ def run(args) -> int:
         tally.solo = True
         feed = SoloComparisons([(bot_a, bot_b)], tally.add).add
         jobs = solo_jobs([bot_a, bot_b], args.games, tournament.base_seed)
+    elif tournament.players > 2:
+        lineup = match_lineup(bot_a, bot_b, tournament.players)
+        jobs = SeatGroups(lineup, group_count(args.games, lineup), tournament.base_seed)
+        def feed(record: dict) -> None:
+            for pair in pairwise_records(record, paired=True):
+                tally.add(pair)
     else:
         feed = tally.add
         jobs = paired_jobs(bot_a, bot_b, pairs, tournament.base_seed)
@@ -63,7 +70,8 @@ def run(args) -> int:
 
     outcome = tournament.play(jobs, on_record, tally.progress_text, stop_before=decided)
     summary = tally.summary()
-    summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted)
+    summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted,
+                   players=tournament.players)
     if sprt is not None:
         summary["sprt"] = _sprt_summary(tally, sprt, decision)
     if args.json:
@@ -72,8 +80,17 @@ def run(args) -> int:
         lines = summary_lines(summary)
         if sprt is not None:
             lines.append(_sprt_text(summary["sprt"]))
+        if tournament.players > 2:
+            lines.insert(1, _seating_text(tournament.players))
         print("\n".join(lines + tournament.status_lines(outcome)))
     return 130 if outcome.interrupted else 0
+
+
+def _seating_text(players: int) -> str:
+    return (f"  {players}-player game: BOT_A took each seat once per seed, BOT_B the other "
+            f"{players - 1} seats, so seat advantage cancels; each game counts as {players - 1} "
+            "results of BOT_A against one BOT_B (rank against rank), seat-swapped pairs within "
+            "a seed")
 
 
 def _sprt_summary(tally: HeadToHead, sprt: stats.SprtSettings, decision: dict) -> dict:
