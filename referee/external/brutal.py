@@ -34,6 +34,8 @@ class BrutalReferee:
         self.ranks: list[int] | None = None
         self.reason = ""
         self.steps = 0
+        self.turn = 0                       # steps asked so far (replays' turn)
+        self.step_slack_s = self.timeout_s  # the referee's own time per step (the watchdog's)
         self._asked: Request | None = None
         self._line: str | None = None           # a line read ahead (the ### after an input block)
         self._notes: list[str] = []
@@ -108,6 +110,7 @@ class BrutalReferee:
     def _ask(self, seat: int, count: int) -> Request:
         budget = self.first_turn_ms if self.answered[seat] == 0 else self.turn_ms
         lines, self.inputs[seat] = tuple(self.inputs[seat]), []
+        self.turn = self.steps
         self.steps += 1
         self._asked = Request(seat, lines, count, budget, self.grace_ms)
         return self._asked

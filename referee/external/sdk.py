@@ -84,6 +84,8 @@ class SdkReferee:
         self.players = 0
         self.monitoring = False
         self.frames = 0
+        self.turn = 0                       # the frame of the current request (replays' turn)
+        self.step_slack_s = self.timeout_s  # the referee's own time per step (the watchdog's)
         self.scores: dict[int, float] | None = None
         self._asked: Request | None = None
         self._notes: list[dict] = []
@@ -103,6 +105,7 @@ class SdkReferee:
             frame = self._next_frame()
             self._notes.append(frame.notes())
             if frame.scores is not None:
+                self.turn = frame.index
                 self.scores = frame.scores
                 self.channel.end_of_game()
                 self.close()
@@ -114,6 +117,7 @@ class SdkReferee:
                     self._held[seat] = lines
                 self._answer([], 0.0)
                 continue
+            self.turn = frame.index
             self._asked = Request(seat, tuple(lines), expected, limit_ms, self.grace_ms)
             return [self._asked]
         return []
