@@ -1,16 +1,24 @@
-"""The contract between the harness and a game: Game, State, faults, time control, errors.
+"""The contracts of the referee package: Game, State and Codec; the match loop's two seams
+(Player, Referee) and the values they pass; faults, time control, the error tree.
 
 A game lives in ``referee/games/<name>/`` and exposes ``GAME``, an instance of a
 :class:`Game` subclass. Its rules (``rules.py``) are stdlib only, because bots
 search with the very same code; its codec (``codec.py``) turns a state into the
 exact input lines of a seat and parses a seat's answer line.
+
+The match loop (``referee.match``) plays between *players* (:class:`Player`: a bot process,
+or ``referee.testing.ScriptedPlayer``) and asks a *referee* (:class:`Referee`: a game's rules
+and codec, ``referee.rules_referee.RulesReferee``, or a referee that is another process)
+whom to ask what, within what time, and who won.
 """
 from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, Protocol, Sequence
+from typing import Any, NamedTuple, Protocol, Sequence
 
+
+# -- errors: what a user can fix (BotArenaError) is apart from what is not theirs ---------------
 
 class BotArenaError(Exception):
     """Base error of the referee package: bad input a user can fix (one line, no traceback)."""
@@ -24,6 +32,21 @@ class InvalidAction(BotArenaError):
     """A bot's answer line cannot be played; the message says why, quoting the line."""
 
 
+class RefereeError(Exception):
+    """The referee failed (not the bots, not the user): the game is recorded without a result,
+    ``detail`` (the referee's own words or its stderr tail) in its ``referee_error``."""
+
+    def __init__(self, message: str, detail: str = ""):
+        super().__init__(message)
+        self.detail = detail
+
+
+class MatchCancelled(Exception):
+    """The caller stopped a game (a run that dropped it, a cluster that cancelled it): raised
+    from a ``play_match`` callback, it ends the game unplayed, its players closed, and
+    propagates. An internal signal, never shown to a user."""
+
+
 class TurnOrder(enum.Enum):
     SIMULTANEOUS = "simultaneous"
     ALTERNATING = "alternating"
@@ -34,6 +57,36 @@ class Fault(enum.Enum):
     TIMEOUT = "timeout"
     CRASH = "crash"
     BAD_OUTPUT = "bad_output"
+
+
+class Ending(enum.Enum):
+    """How a game ended: by its rules, by a player's fault, or with the referee failed."""
+
+    RULES = "rules"
+    FAULT = "fault"
+    REFEREE_ERROR = "referee error"
+
+
+class BotFault(Exception):
+    """A player misbehaved (raised by ``Player.send``/``read_line``): the match loop records it
+    as a fault of that player."""
+
+    def __init__(self, kind: Fault, detail: str):
+        super().__init__(detail)
+        self.kind = kind
+        self.detail = detail
+
+
+class Answer(NamedTuple):
+    """One answer line and its wall latency. ``cpu_ms``: the bot's CPU time since its
+    previous measured answer; ``wait_ms``: the time it was runnable but waiting for a CPU
+    (machine overload). Both are None for answers faster than 1 ms, where reading them
+    would cost more than the answer (they then count towards the next measured answer)."""
+
+    line: str
+    latency_ms: float
+    cpu_ms: float | None
+    wait_ms: float | None = None
 
 
 @dataclass(frozen=True, slots=True)
@@ -168,3 +221,99 @@ class SeatTurn:
 class TurnRecord:
     turn: int
     seats: list[SeatTurn] = field(default_factory=list)
+    notes: dict | None = None           # a referee's own per-step extras (an external one's frames)
+
+
+# -- the match loop's seams: players and a referee ------------------------------------------------
+# Request and Reply are NamedTuples, not frozen dataclasses: one of each is built per answer, and
+# a NamedTuple is built in about a third of the time (a frozen dataclass sets each field through
+# object.__setattr__). Both are immutable and read by field name all the same.
+
+class Request(NamedTuple):
+    """One player asked in one step: what it is sent, how many lines it answers, within what time.
+
+    ``lines`` is any sequence (the rules referee passes its codec's list as it is); the budget
+    runs from the input sent to the last expected line, ``grace_ms`` is the harness jitter
+    allowed on top of it."""
+
+    seat: int
+    lines: Sequence[str]
+    answer_lines: int = 1
+    budget_ms: int = 50
+    grace_ms: int = 0
+
+
+class Reply(NamedTuple):
+    """What came back for one Request: its lines, or a fault (TIMEOUT or CRASH, or BAD_OUTPUT the
+    harness refused before any referee saw it) with ``lines`` empty."""
+
+    seat: int
+    lines: tuple[str, ...]
+    latency_ms: float | None            # None when faulted before any answer
+    fault: Fault | None = None
+
+
+@dataclass(frozen=True, slots=True)
+class RefereeOutcome:
+    """A finished game as its referee scores it; ``ranks`` None: the match loop ranks by score,
+    faulted seats last. ``reason`` is not read when a seat faulted (the loop names the faults)."""
+
+    scores: tuple[float, ...]
+    reason: str
+    turns: int
+    ranks: tuple[int, ...] | None = None
+
+
+class Player(Protocol):
+    """One player of a game: a bot process (``referee.harness.process.BotProcess``) or a player
+    in this process (``referee.testing.ScriptedPlayer``). ``send`` and ``read_line`` raise
+    BotFault; ``close`` is idempotent."""
+
+    name: str
+    pdata: dict[str, str]               # [PDATA] key = value lines the player reported
+    stderr_total_bytes: int
+
+    def send(self, lines: Sequence[str], timeout_s: float) -> float:
+        """Write the input lines; returns the time (perf_counter) the answer's deadline runs from."""
+        ...
+
+    def read_line(self, started: float, timeout_s: float) -> Answer:
+        """The next answer line, due ``timeout_s`` after ``started``."""
+        ...
+
+    def take_stderr(self) -> str:
+        """What the player wrote on stderr since the last call (its tail)."""
+        ...
+
+    def line_following(self) -> str | None:
+        """The next line it prints within a moment, quoted, or None (asked after a refused line)."""
+        ...
+
+    def end_input(self) -> None: ...
+    def close(self) -> None: ...
+
+
+class Referee(Protocol):
+    """What the match loop asks at each step: whom to ask, what, within what time; then who won.
+
+    ``turn``: the number of the step the last ``requests()`` returned (after the game: the turn
+    count). Any exception but a BotArenaError (a user's error, which propagates) is a failure
+    of the referee: the game is recorded without a result (RefereeError: with its detail)."""
+
+    turn: int
+
+    def start(self, seed: int, players: int) -> None: ...
+
+    def requests(self) -> Sequence[Request]:
+        """The players to ask now (each is sent its input, then read, in this order); empty:
+        the game is over."""
+        ...
+
+    def submit(self, replies: Sequence[Reply]) -> Sequence[tuple[int, str]]:
+        """The replies to the last ``requests()``, in its order; returns (seat, reason) for each
+        answer refused (the loop records a BAD_OUTPUT fault). Whether a game goes on after a
+        fault is the referee's decision."""
+        ...
+
+    def outcome(self) -> RefereeOutcome: ...
+    def close(self) -> None: ...

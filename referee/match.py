@@ -1,4 +1,9 @@
-"""The one match loop, and the only place bot faults are caught and recorded."""
+"""The one match loop, and the only place player faults are caught and recorded.
+
+It plays between players (``referee.api.Player``: bot processes it starts from PlayerSpecs, or
+ready ones such as ``referee.testing.ScriptedPlayer``) and asks a referee (``referee.api.Referee``:
+a Game's rules, or another kind) for each step: whom to ask, what, within what time.
+"""
 from __future__ import annotations
 
 import time
@@ -6,9 +11,11 @@ import traceback
 from dataclasses import dataclass, field
 from typing import Any, Callable, Sequence
 
-from referee.api import (BotArenaError, Fault, FaultRecord, Game, InvalidAction, SeatTurn,
-                         TimeControl, TurnOrder, TurnRecord)
-from referee.harness.process import DEFAULT_MEMORY_MB, Answer, BotFault, BotProcess
+from referee.api import (Answer, BotArenaError, BotFault, Ending, Fault, FaultRecord, Game,
+                         MatchCancelled, Player, Referee, RefereeError, Reply, Request, SeatTurn,
+                         TimeControl, TurnRecord)
+from referee.harness.process import DEFAULT_MEMORY_MB, BotProcess
+from referee.rules_referee import RulesReferee
 from referee.harness.watchdog import GameWatchdog, WatchdogExpired, monitor
 
 REPLAY_STDERR_CHARS = 2000      # stderr tail kept per turn and seat in a replay
@@ -64,6 +71,12 @@ class MatchResult:
     referee_error: str | None = None    # set when the referee failed: the game has no result
     warnings: list[str] = field(default_factory=list)
 
+    @property
+    def ending(self) -> Ending:
+        if self.referee_error is not None:
+            return Ending.REFEREE_ERROR
+        return Ending.FAULT if any(player.fault for player in self.players) else Ending.RULES
+
     def to_json(self) -> dict:
         data = {"game": self.game, "seed": self.seed, "options": self.options,
                 "turns": self.turns, "reason": self.reason, "winner": self.winner,
@@ -104,9 +117,14 @@ def rank_seats(scores: Sequence[float], faulted: Sequence[bool]) -> list[int]:
 
 
 def settle(scores: Sequence[float], faults: Sequence[FaultRecord | None],
-           end_reason: Callable[[], str]) -> tuple[list[int], str, int | None]:
-    """Ranks, end reason and winner (None: a draw, or one player) of a game that ended."""
-    ranks = rank_seats(scores, [fault is not None for fault in faults])
+           end_reason: Callable[[], str],
+           ranks: Sequence[int] | None = None) -> tuple[list[int], str, int | None]:
+    """Ranks (``ranks`` if the referee gave them), end reason and winner (None: a draw, or one
+    player) of a game that ended."""
+    if ranks is None:
+        ranks = rank_seats(scores, [fault is not None for fault in faults])
+    else:
+        ranks = list(ranks)
     if any(faults):
         reason = "fault: " + ", ".join(f"seat {seat} {fault.kind.value}"
                                       for seat, fault in enumerate(faults) if fault)
@@ -116,7 +134,7 @@ def settle(scores: Sequence[float], faults: Sequence[FaultRecord | None],
     return ranks, reason, winner
 
 
-def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
+def play_match(game: Game | Any, players: Sequence[PlayerSpec | Player], *, seed: int,
                options: dict[str, Any] | None = None, time_control: TimeControl | None = None,
                memory_mb: int | None = DEFAULT_MEMORY_MB, record: bool = True,
                on_turn: Callable[[int], None] | None = None,
@@ -124,14 +142,19 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
                line_buffered: bool = True,
                on_turns_done: Callable[[], None] | None = None,
                on_bots_started: Callable[[], None] | None = None) -> MatchResult:
-    """Play one game between bot processes and return its result (with the replay records).
+    """Play one game and return its result (with the replay records).
 
-    Bot faults end the game with a fault on that seat. A failure of the referee
-    itself (an exception in the game's code, or a turn that does not finish
-    within its budgets plus ``watchdog_s``) does not raise: the result has
-    ``reason`` "referee error: ..." and the traceback in ``referee_error``.
+    ``game``: a Game (its rules referee the game) or anything with the same static facts (name,
+    time_control, parse_options) and a ``referee(options, time_control)`` factory of a Referee. ``players``:
+    a PlayerSpec starts a bot process (closed at the end); a ready Player (a
+    ``referee.testing.ScriptedPlayer``) is played as it is, and closed at the end too.
+
+    Player faults end the game with a fault on that seat (or as the referee decides). A
+    failure of the referee itself (an exception in the game's code, or a turn that does not
+    finish within its budgets plus ``watchdog_s``) does not raise: the result has ``reason``
+    "referee error: ..." and the traceback in ``referee_error``.
     Raises only BotStartError (a bot command that cannot start: a UsageError),
-    another UsageError from the game, or KeyboardInterrupt; every bot process
+    another UsageError from the game, MatchCancelled, or KeyboardInterrupt; every bot process
     of the game is gone when it returns or raises. ``sandboxed``: each bot
     under bubblewrap (see ``referee.harness.sandbox``). ``line_buffered``: each bot's
     stdout line-buffered, as on CodinGame (see ``referee.harness.output_buffering``).
@@ -139,46 +162,73 @@ def play_match(game: Game, players: Sequence[PlayerSpec], *, seed: int,
     the bots are given their moment to exit and are cleaned up: a runner may start the
     next game's bots meanwhile. ``on_bots_started`` is called once every bot has started and
     before any input is sent (CodinGame too starts the bots before the first input): a runner
-    may wait there for its turn to play, the watchdog off meanwhile; a BotArenaError it raises
-    ends the game unplayed (bots closed) and propagates.
+    may wait there for its turn to play, the watchdog off meanwhile; a MatchCancelled (or a
+    BotArenaError) it raises ends the game unplayed (bots closed) and propagates.
     """
     options = dict(options) if options is not None else game.parse_options({})
-    run = _Game(game, players, seed, options, time_control or game.time_control, record)
-    run.sandboxed, run.line_buffered = sandboxed, line_buffered
-    watchdog = GameWatchdog(on_fire=run.close_bots)
+    clock = time_control or game.time_control
+    referee = (RulesReferee(game, options, clock) if isinstance(game, Game)
+               else game.referee(options, clock))
+    run = _Match(game.name, referee, [entry.name for entry in players], seed, options, clock,
+                 record)
+    watchdog = GameWatchdog(on_fire=run.close_players)
     try:
-        run.play(memory_mb, on_turn, watchdog, watchdog_s, on_bots_started)
+        run.play(players, _Starter(memory_mb, sandboxed, line_buffered), on_turn, watchdog,
+                 watchdog_s, on_bots_started)
     except WatchdogExpired:
-        run.referee_failed(f"watchdog: turn {run.turn} did not finish within "
-                           f"{watchdog.fired_after_s or 0:.1f} s", "")
-    except (BotArenaError, KeyboardInterrupt, SystemExit):
+        run.referee_failed(f"watchdog: turn {referee.turn} did not finish within "
+                           f"{watchdog.fired_after_s:.1f} s", "")
+    except (BotArenaError, MatchCancelled, KeyboardInterrupt, SystemExit):
         raise
+    except RefereeError as error:
+        run.referee_failed(str(error), error.detail)
     except Exception as error:          # a bug in the game's code or the harness: record it
-        detail = "".join(traceback.format_exception(error)[-12:])
-        run.referee_failed(f"{type(error).__name__}: {error}", detail)
+        run.referee_failed(f"{type(error).__name__}: {error}", _traceback_tail(error))
     finally:
         watchdog.disarm()
         if on_turns_done is not None:
             on_turns_done()
-        run.close_bots()
+        run.close_players()
+        referee.close()
     try:
         return run.result()
-    except Exception as error:          # the game's scores() or end_reason() failed
-        run.referee_failed(f"{type(error).__name__}: {error}",
-                           "".join(traceback.format_exception(error)[-12:]))
+    except Exception as error:          # the referee's outcome (the game's scores()...) failed
+        run.referee_failed(f"{type(error).__name__}: {error}", _traceback_tail(error))
         return run.result()
 
 
-class _Game:
+def _faulted(replies: Sequence[Reply]) -> bool:
+    return any(reply.fault is not None for reply in replies)
+
+
+def _traceback_tail(error: BaseException) -> str:
+    return "".join(traceback.format_exception(error)[-12:])
+
+
+@dataclass(frozen=True, slots=True)
+class _Starter:
+    """How the match starts a bot process from a PlayerSpec."""
+
+    memory_mb: int | None
+    sandboxed: bool
+    line_buffered: bool
+
+    def start(self, entry: PlayerSpec | Player) -> Player:
+        if not isinstance(entry, PlayerSpec):
+            return entry
+        return BotProcess(list(entry.argv), name=entry.name, env=entry.env,
+                          memory_mb=self.memory_mb, stderr_tail_bytes=REPLAY_STDERR_CHARS,
+                          sandboxed=self.sandboxed, line_buffered=self.line_buffered)
+
+
+class _Match:
     """The state of one game being played (play_match's helper)."""
 
-    def __init__(self, game: Game, players: Sequence[PlayerSpec], seed: int, options: dict,
+    def __init__(self, name: str, referee: Referee, names: list[str], seed: int, options: dict,
                  clock: TimeControl, record: bool):
-        self.game, self.players, self.seed, self.options = game, players, seed, options
-        self.clock, self.record = clock, record
-        count = len(players)
-        self.state = None
-        self.turn = 0
+        self.name, self.referee, self.names, self.seed = name, referee, names, seed
+        self.count = count = len(names)
+        self.options, self.clock, self.record = options, clock, record
         self.faults: list[FaultRecord | None] = [None] * count
         self.latencies: list[list[float]] = [[] for _ in range(count)]
         self.cpu: list[list[float]] = [[] for _ in range(count)]
@@ -187,96 +237,112 @@ class _Game:
         self.wait_lists: list[list[float | None]] = [[] for _ in range(count)]
         self.answered = [0] * count
         self.records: list[TurnRecord] = []
-        self.bots: list[BotProcess] = []
-        self.sandboxed = False
-        self.line_buffered = True
+        self.players: list[Player] = []
+        self.started = False
         self.referee_error: str | None = None
         self.error_reason = ""
         self.started_at = time.perf_counter()
         self.lag_from: float | None = None
+        self.last_answer: Answer | None = None  # the answer _ask_unrecorded read last
 
-    def play(self, memory_mb, on_turn, watchdog: GameWatchdog, slack_s: float,
+    def play(self, entries: Sequence[PlayerSpec | Player], starter: _Starter, on_turn,
+             watchdog: GameWatchdog, slack_s: float,
              on_bots_started: Callable[[], None] | None = None) -> None:
-        game, clock = self.game, self.clock
-        watchdog.feed(slack_s + clock.first_turn_ms / 1000)
-        self.state = state = game.new_state(self.seed, self.options, len(self.players))
-        for spec in self.players:
-            self.bots.append(BotProcess(list(spec.argv), name=spec.name, env=spec.env,
-                                        memory_mb=memory_mb, stderr_tail_bytes=REPLAY_STDERR_CHARS,
-                                        sandboxed=self.sandboxed,
-                                        line_buffered=self.line_buffered))
+        referee = self.referee
+        watchdog.feed(slack_s + self.clock.first_turn_ms / 1000)
+        referee.start(self.seed, self.count)
+        self.started = True
+        for entry in entries:
+            self.players.append(starter.start(entry))
         if on_bots_started is not None:
             watchdog.feed(float("inf"))         # waiting for a turn to play is not a stuck turn
             on_bots_started()
         # the per-answer path: what does not change in a game is looked up once here
-        simultaneous = game.turn_order is TurnOrder.SIMULTANEOUS
-        answered, faults = self.answered, self.faults
-        play_seat = self._play_seat if self.record else self._play_seat_unrecorded
-        while not state.is_over():
-            self.turn = state.turn
-            seats = state.acting_seats()
-            watchdog.feed(slack_s + sum(clock.budget_ms(answered[seat]) + clock.grace_ms
-                                        for seat in seats) / 1000)
-            turn_record = TurnRecord(turn=self.turn) if self.record else None
-            actions = []
-            for seat in seats:
-                action = play_seat(seat, turn_record)
-                if faults[seat] is not None:
-                    if not simultaneous:
-                        break
-                else:
-                    actions.append(action)
+        next_requests, submit = referee.requests, referee.submit
+        ask = self._ask if self.record else self._ask_unrecorded
+        # optional, for referees that are other processes: their own time per step, and notes
+        # per step (frames, summaries) kept in the replay
+        own_time = hasattr(referee, "step_slack_s")
+        notes_of = getattr(referee, "step_notes", None) if self.record else None
+        requests = next_requests()
+        while requests:
+            turn = referee.turn
+            watchdog.feed(slack_s + (referee.step_slack_s if own_time else 0.0)
+                          + sum(request.budget_ms + request.grace_ms for request in requests) / 1000)
+            turn_record = TurnRecord(turn=turn) if self.record else None
+            if notes_of is not None:
+                turn_record.notes = notes_of() or None
+            replies = [ask(request, turn, turn_record) for request in requests]
             if turn_record is not None:
                 self.records.append(turn_record)
-            if any(faults):
-                break
-            state.apply(actions)
-            if on_turn is not None:
-                on_turn(state.turn)
-        self.turn = state.turn
+            refused = submit(replies)
+            if refused:
+                self._refuse(refused, turn)
+            requests = next_requests()
+            # a step a fault cut short counts as played only if the game goes on after it
+            if on_turn is not None and (requests or not (refused or _faulted(replies))):
+                on_turn(referee.turn)
+        if notes_of is not None:
+            notes = notes_of()                  # the referee's last word, after the last step
+            if notes:
+                self.records.append(TurnRecord(turn=referee.turn, notes=notes))
 
-    def _input_lines(self, seat: int) -> list[str]:
-        lines = self.game.turn_lines(self.state, seat)
-        if self.answered[seat] == 0:
-            lines = self.game.init_lines(self.state, seat) + lines
-        return lines
-
-    def _play_seat(self, seat: int, turn_record: TurnRecord) -> Any:
-        """One seat's turn, recorded for the replay: its input, answer, latency and stderr."""
-        lines = self._input_lines(seat)
-        seat_turn = SeatTurn(seat=seat, input=lines, output=None, latency_ms=None)
+    def _ask(self, request: Request, turn: int, turn_record: TurnRecord) -> Reply:
+        """One player asked, recorded for the replay: its input, answer, latency and stderr."""
+        lines = request.lines
+        seat_turn = SeatTurn(seat=request.seat, input=lines if type(lines) is list else list(lines),
+                             output=None, latency_ms=None)
         turn_record.seats.append(seat_turn)
-        answer, action = self._exchange(seat, lines)
-        if answer is not None:
-            seat_turn.output, seat_turn.latency_ms = answer.line, round(answer.latency_ms, 3)
+        reply = self._ask_unrecorded(request, turn, turn_record)
+        if reply.fault is None:
+            answer = self.last_answer
+            seat_turn.output, seat_turn.latency_ms = "\n".join(reply.lines), round(answer.latency_ms, 3)
             seat_turn.cpu_ms = None if answer.cpu_ms is None else round(answer.cpu_ms, 1)
-        seat_turn.stderr = self.bots[seat].take_stderr()
-        return action
+        seat_turn.stderr = self.players[request.seat].take_stderr()
+        return reply
 
-    def _play_seat_unrecorded(self, seat: int, turn_record: None) -> Any:
-        """One seat's turn with no replay kept (a match's games): no per-turn record at all."""
-        return self._exchange(seat, self._input_lines(seat))[1]
-
-    def _exchange(self, seat: int, lines: list[str]) -> tuple[Answer | None, Any]:
-        """Send ``lines`` to the seat's bot, read and parse its answer; a fault is recorded."""
-        state, bot = self.state, self.bots[seat]
-        budget_ms = self.clock.budget_ms(self.answered[seat])
-        timeout_s = (budget_ms + self.clock.grace_ms) / 1000
-        answer = None
+    def _ask_unrecorded(self, request: Request, turn: int, turn_record: None) -> Reply:
+        """One player asked (a match's games keep no replay): send, read, a fault recorded."""
+        seat = request.seat
+        player = self.players[seat]
+        budget_ms = request.budget_ms
+        timeout_s = (budget_ms + request.grace_ms) / 1000
         try:
-            answer = bot.read_line(bot.send(lines, timeout_s), timeout_s)
-            self._note_timing(seat, answer, budget_ms)
-            return answer, self.game.parse_action(state, seat, answer.line)
+            started = player.send(request.lines, timeout_s)
+            if request.answer_lines == 1:
+                answer = self.last_answer = player.read_line(started, timeout_s)
+                lines = (answer.line,)
+            else:
+                lines, answer = self._read_lines(player, request.answer_lines, started, timeout_s)
         except BotFault as fault:
-            self.faults[seat] = FaultRecord(fault.kind, state.turn, fault.detail)
-        except InvalidAction as invalid:
-            detail = str(invalid)
-            following = bot.line_following()
+            if self.faults[seat] is None:       # a seat asked again after a fault keeps its first
+                self.faults[seat] = FaultRecord(fault.kind, turn, fault.detail)
+            return Reply(seat, (), None, fault.kind)
+        self._note_timing(seat, answer, budget_ms)
+        return Reply(seat, lines, answer.latency_ms)
+
+    def _read_lines(self, player: Player, count: int, started: float,
+                    timeout_s: float) -> tuple[tuple[str, ...], Answer]:
+        """``count`` lines against one deadline; the answer's latency is the last line's, its
+        CPU time the sum of the lines' readings."""
+        answers = [player.read_line(started, timeout_s) for _ in range(count)]
+        cpu = [answer.cpu_ms for answer in answers if answer.cpu_ms is not None]
+        waits = [answer.wait_ms for answer in answers if answer.wait_ms is not None]
+        last = answers[-1]
+        self.last_answer = Answer(last.line, last.latency_ms, sum(cpu) if cpu else None,
+                                  sum(waits) if waits else None)
+        return tuple(answer.line for answer in answers), self.last_answer
+
+    def _refuse(self, refused: Sequence[tuple[int, str]], turn: int) -> None:
+        """BAD_OUTPUT faults for the answers the referee refused, with a hint when the player
+        printed another line right after (the refused one was likely debug output)."""
+        for seat, detail in refused:
+            following = self.players[seat].line_following()
             if following is not None:
                 detail += (f"; the next line it printed was {following}: if the refused line "
                            "was debug output, print that to stderr, only the answer to stdout")
-            self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, state.turn, detail)
-        return answer, None
+            if self.faults[seat] is None:
+                self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, turn, detail)
 
     def _note_timing(self, seat: int, answer: Answer, budget_ms: int) -> None:
         latency_ms, wait_ms = answer.latency_ms, answer.wait_ms
@@ -300,12 +366,13 @@ class _Game:
         self.error_reason = "referee error: " + reason
         self.referee_error = detail or reason
 
-    def close_bots(self) -> None:
-        bots = list(self.bots)
-        for bot in bots:
-            bot.end_input()
-        for bot in bots:
-            bot.close()
+    def close_players(self) -> None:
+        """Every player's input ended first, so they exit together, then each closed."""
+        players = list(self.players)
+        for player in players:
+            player.end_input()
+        for player in players:
+            player.close()
 
     def warnings(self) -> list[str]:
         """Signs that the machine, not the bots, was slow during this game."""
@@ -322,25 +389,26 @@ class _Game:
         return found
 
     def result(self) -> MatchResult:
-        count = len(self.players)
-        bots = self.bots
-        if self.state is not None and self.referee_error is None:
-            scores = [float(score) for score in self.state.scores()]
-        else:
-            scores = [0.0] * count
+        count, players = self.count, self.players
         if self.referee_error is not None:
-            reason, ranks, winner = self.error_reason, [0] * count, None
+            scores, reason, ranks, winner = [0.0] * count, self.error_reason, [0] * count, None
+            turns = self.referee.turn
         else:
-            ranks, reason, winner = settle(scores, self.faults, self.state.end_reason)
-        results = [PlayerResult(bot=spec.name, score=scores[seat], rank=ranks[seat],
+            outcome = self.referee.outcome()
+            scores = [float(score) for score in outcome.scores]
+            ranks, reason, winner = settle(scores, self.faults, lambda: outcome.reason,
+                                           outcome.ranks)
+            turns = outcome.turns
+        results = [PlayerResult(bot=self.names[seat], score=scores[seat], rank=ranks[seat],
                                 fault=self.faults[seat], latencies_ms=self.latencies[seat],
                                 cpu_ms=self.cpu[seat],
-                                pdata=dict(bots[seat].pdata) if seat < len(bots) else {},
-                                stderr_bytes=bots[seat].stderr_total_bytes if seat < len(bots) else 0,
+                                pdata=dict(players[seat].pdata) if seat < len(players) else {},
+                                stderr_bytes=players[seat].stderr_total_bytes
+                                if seat < len(players) else 0,
                                 margin_ms=self.margins[seat], max_wait_ms=self.waits[seat],
                                 waits_ms=self.wait_lists[seat])
-                   for seat, spec in enumerate(self.players)]
-        return MatchResult(game=self.game.name, seed=self.seed, options=self.options,
-                           turns=self.turn, reason=reason, winner=winner, players=results,
+                   for seat in range(count)]
+        return MatchResult(game=self.name, seed=self.seed, options=self.options,
+                           turns=turns, reason=reason, winner=winner, players=results,
                            records=self.records, wall_s=time.perf_counter() - self.started_at,
                            referee_error=self.referee_error, warnings=self.warnings())

@@ -14,7 +14,7 @@ from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
-from referee.api import TimeControl, UsageError
+from referee.api import TimeControl, TurnRecord, UsageError
 from referee.match import MatchResult, PlayerSpec
 
 FORMAT = "botarena-replay"
@@ -30,9 +30,15 @@ def to_replay(result: MatchResult, players: list[PlayerSpec], time_control: Time
         "time_control": asdict(time_control),
         "players": [{"bot": spec.name, "argv": list(spec.argv)} for spec in players],
         "result": result.to_json(),
-        "turns": [{"turn": record.turn, "seats": [asdict(seat) for seat in record.seats]}
-                  for record in result.records],
+        "turns": [_turn_json(record) for record in result.records],
     }
+
+
+def _turn_json(record: TurnRecord) -> dict:
+    data: dict = {"turn": record.turn, "seats": [asdict(seat) for seat in record.seats]}
+    if record.notes is not None:        # only a referee that gives notes (none of ours) adds them
+        data["notes"] = record.notes
+    return data
 
 
 def write_replay(path: str | Path, replay: dict) -> None:

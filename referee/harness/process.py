@@ -38,10 +38,9 @@ import subprocess
 import threading
 import time
 import weakref
-from typing import NamedTuple
 
 from referee.harness import cgroup, guardian
-from referee.api import Fault
+from referee.api import Answer, BotFault, Fault    # (Player's values: see referee.api)
 from referee.harness.bot_stderr import StderrLog
 from referee.harness.cpu_clock import CpuClock
 from referee.harness.output_buffering import line_buffering_variables, unflushed_hint, waiting_for_input
@@ -71,27 +70,6 @@ _live_lock = threading.RLock()   # games in several threads start bots while clo
 _serial = itertools.count(1)
 _now = time.perf_counter
 _setup_done = False
-
-
-class BotFault(Exception):
-    """A bot misbehaved: the match loop records it as a fault of that bot."""
-
-    def __init__(self, kind: Fault, detail: str):
-        super().__init__(detail)
-        self.kind = kind
-        self.detail = detail
-
-
-class Answer(NamedTuple):
-    """One answer line and its wall latency. ``cpu_ms``: the bot's CPU time since its
-    previous measured answer; ``wait_ms``: the time it was runnable but waiting for a CPU
-    (machine overload). Both are None for answers faster than 1 ms, where reading them
-    would cost more than the answer (they then count towards the next measured answer)."""
-
-    line: str
-    latency_ms: float
-    cpu_ms: float | None
-    wait_ms: float | None = None
 
 
 def _line_before(data, newline: int):

@@ -38,8 +38,6 @@ _MIN_NEVER_BINDS = ("int(q * count) <= q * count < count, so min(count - 1, ...)
                     "first argument: changing it changes nothing")
 _TURN_BLOCK_ENDS = ("the grid's slice one line longer: a turn block ends with the grid's last "
                     "row, so there is no further line to take")
-_SET_BY_PLAY_MATCH = "play_match() sets sandboxed and line_buffered right after building the game"
-_SET_BY_REFEREE_FAILED = "error_reason is read only after referee_failed() set it"
 _INFINITE_ONLY = "only +inf, -inf or nan reach this test (finite values returned above)"
 _CACHE_BYPASSED = "the cache is never read: the same lines are built again (slower, equal)"
 _NO_ITEM_ZERO = ("also records item code 0 (no item); only codes >= 1, from the item order, "
@@ -105,35 +103,12 @@ EQUIVALENT: dict[str, str] = {
         "it is replaced by the unseen cards",
     "referee.games.number_maze.codec.x_state_from_lines__mutmut_28": _TURN_BLOCK_ENDS,
     "referee.match.x_latency_summary__mutmut_21": _MIN_NEVER_BINDS,
-    "referee.match.x_play_match__mutmut_26":
-        "no on_fire (closing the bots early): every wait on a bot ends within its budget and "
-        "grace, inside the watchdog's allowance, so WatchdogExpired alone ends the game and the "
-        "finally block closes the bots (the monitor swallows the failed call)",
-    "referee.match.x_play_match__mutmut_38":
-        'watchdog detail None instead of "": referee_failed keeps detail or reason, both the reason',
-    "referee.match.x_play_match__mutmut_42":
-        "fired_after_s or 1: the watchdog sets fired_after_s before it raises, never None or 0",
-    "referee.match.xǁ_Gameǁ__init____mutmut_4":
-        'state "" instead of None: result() reads it only once new_state() set it or a referee '
-        "error is recorded, which decides first",
-    "referee.match.xǁ_Gameǁ__init____mutmut_25": _SET_BY_PLAY_MATCH,
-    "referee.match.xǁ_Gameǁ__init____mutmut_26": _SET_BY_PLAY_MATCH,
-    "referee.match.xǁ_Gameǁ__init____mutmut_27": _SET_BY_PLAY_MATCH,
-    "referee.match.xǁ_Gameǁ__init____mutmut_28": _SET_BY_PLAY_MATCH,
-    "referee.match.xǁ_Gameǁ__init____mutmut_30": _SET_BY_REFEREE_FAILED,
-    "referee.match.xǁ_Gameǁ__init____mutmut_31": _SET_BY_REFEREE_FAILED,
-    "referee.match.xǁ_Gameǁplay__mutmut_9":
-        "the player count passed to new_state() as None: no game reads it (fixed seats)",
-    "referee.match.xǁ_Gameǁplay__mutmut_33":
-        'float("INF") is float("inf"): the watchdog is fed forever either way',
-    "referee.match.xǁ_Gameǁplay__mutmut_67":
-        "return instead of break after a fault skips self.turn = state.turn, which the turn "
-        "already set (no action was applied since)",
-    "referee.match.xǁ_Gameǁ_note_timing__mutmut_10":
+    # (_Match's _note_timing and warnings are _Game's, unchanged but for the class's name)
+    "referee.match.xǁ_Matchǁ_note_timing__mutmut_10":
         "wait >= instead of > the longest so far: an equal wait stores the same value",
-    "referee.match.xǁ_Gameǁ_note_timing__mutmut_17":
+    "referee.match.xǁ_Matchǁ_note_timing__mutmut_17":
         "margin <= instead of < the smallest so far: an equal margin stores the same value",
-    "referee.match.xǁ_Gameǁwarnings__mutmut_18":
+    "referee.match.xǁ_Matchǁwarnings__mutmut_18":
         "a lag of 1.0 instead of 0.0 ms before every bot answered: both are under the 10 ms "
         "threshold",
     "referee.games.number_maze_duel.codec.x_state_from_lines__mutmut_31": _TURN_BLOCK_ENDS,

@@ -11,6 +11,7 @@ import pytest
 
 from referee.api import TimeControl
 from referee.match import PlayerSpec, play_match
+from referee.testing import ScriptedPlayer
 from tests.conftest import ROOT
 from referee.harness import process
 from tools.bench.harness import BUSY_BOT, SLEEPY_BOT, CountingGame
@@ -94,22 +95,18 @@ def test_pdata_written_after_the_last_answer_is_kept():
     assert all(player.stderr_bytes == 5 * len("[PDATA] answers = 5\n") for player in result.players)
 
 
-def test_a_game_ends_every_bots_input_before_waiting_for_any_to_exit():
-    """Bots exit together (one exit wait a game, not one a bot): close_bots ends all inputs first."""
-    from referee.match import _Game
+def test_a_game_ends_every_players_input_before_waiting_for_any_to_exit():
+    """Bots exit together (one exit wait a game, not one a bot): every input is ended first."""
     calls = []
 
-    class Bot:
-        def __init__(self, name):
-            self.name = name
-
+    class Player(ScriptedPlayer):
         def end_input(self):
             calls.append(("end_input", self.name))
 
         def close(self):
             calls.append(("close", self.name))
 
-    game = _Game.__new__(_Game)
-    game.bots = [Bot("a"), Bot("b")]
-    game.close_bots()
+    players = [Player(lambda lines: "ok", name) for name in ("a", "b")]
+    result = play_match(CountingGame(4, CLOCK), players, seed=1)
+    assert result.reason == "turn limit"
     assert calls == [("end_input", "a"), ("end_input", "b"), ("close", "a"), ("close", "b")]

@@ -3,21 +3,24 @@ short games between tiny real bot processes with every recorded field checked, a
 helpers (ranks, the end reason, summaries, JSON) against worked values."""
 from __future__ import annotations
 
+import os
 import sys
 import time
 
 import pytest
 
-from referee.api import Fault, FaultRecord, TimeControl, UsageError
+from referee.api import Answer, Fault, FaultRecord, MatchCancelled, TimeControl, UsageError
 from referee.games import load_game
-from referee.match import (MatchResult, PlayerResult, PlayerSpec, _Game, _pdata_values,
+from referee.match import (MatchResult, PlayerResult, PlayerSpec, _pdata_values,
                            latency_summary, play_match, rank_seats, settle)
 from referee.harness.output_buffering import LIBSTDBUF
-from referee.harness.process import Answer, BotProcess, BotStartError
+from referee.harness.process import BotStartError
 from referee.harness.sandbox import bwrap_program
 from referee.harness.watchdog import GameWatchdog
 from referee.games.tictactoe import TicTacToe
+from referee.testing import ScriptedPlayer
 from tests.conftest import skip_when_traced
+from tests.fixtures.hostile import bot_processes_of
 
 TICTACTOE = load_game("tictactoe")
 DUEL = load_game("number_maze_duel")
@@ -278,59 +281,75 @@ def test_results_as_json_exactly():
                                 "reason": "done", "winner": None, "players": [], "warnings": ["slow"]}
 
 
-def _loop(grace_ms: int = 10) -> _Game:
-    return _Game(TICTACTOE, [PlayerSpec("a", ("a",)), PlayerSpec("b", ("b",))], 1, {},
-                 TimeControl(first_turn_ms=1000, turn_ms=100, grace_ms=grace_ms), True)
+def _first_cell(timings: list[tuple[float, float | None, float | None]], **kwargs) -> ScriptedPlayer:
+    """A scripted tictactoe player taking the first valid cell, its answers timed as given
+    (latency, CPU, wait in ms), one after another."""
+    given = iter(timings)
+    return ScriptedPlayer(lambda lines: Answer(lines[2], *next(given)), **kwargs)
+
+
+def _scripted_game(x, o, grace_ms: int = 10, **kwargs) -> MatchResult:
+    return play_match(TICTACTOE, [x, o], seed=1, time_control=TimeControl(
+        first_turn_ms=1000, turn_ms=100, grace_ms=grace_ms), **kwargs)
 
 
 def test_timing_notes_keep_the_smallest_margin_and_the_longest_wait_after_the_first_answer():
-    run = _loop()
-    run._note_timing(0, Answer("x", 400.0, 30.0, 90.0), 1000)      # first answer: wait ignored
-    run._note_timing(0, Answer("x", 40.0, None, None), 100)
-    run._note_timing(0, Answer("x", 70.0, 5.0, 7.0), 100)
-    run._note_timing(0, Answer("x", 20.0, 2.0, 6.0), 100)
-    assert (run.latencies[0], run.cpu[0], run.wait_lists[0]) == \
+    x = _first_cell([(400.0, 30.0, 90.0), (40.0, None, None), (70.0, 5.0, 7.0),  # first: wait
+                     (20.0, 2.0, 6.0)], name="x")                              # ignored
+    o = _first_cell([(1.0, None, None), (99.0, None, 3.0), (2.0, 1.5, None)], name="o")
+    x.pdata["depth"] = "3"
+    x.stderr_total_bytes = 12
+    result = _scripted_game(x, o)
+    assert (result.reason, result.turns, result.winner) == ("three in a row", 7, 0)
+    first, second = result.players
+    assert (first.latencies_ms, first.cpu_ms, first.waits_ms) == \
         ([400.0, 40.0, 70.0, 20.0], [30.0, 5.0, 2.0], [90.0, None, 7.0, 6.0])
-    assert (run.margins, run.waits, run.answered) == ([30.0, None], [7.0, 0.0], [4, 0])
-    assert run.lag_from is None
-    run._note_timing(1, Answer("x", 1.0, None, None), 1000)
-    assert run.lag_from is not None and run.margins == [30.0, 999.0]
+    assert (first.margin_ms, first.max_wait_ms, first.pdata, first.stderr_bytes) == \
+        (30.0, 7.0, {"depth": "3"}, 12)
+    assert (second.latencies_ms, second.cpu_ms, second.waits_ms) == \
+        ([1.0, 99.0, 2.0], [1.5], [None, 3.0, None])
+    assert (second.margin_ms, second.max_wait_ms, second.pdata, second.stderr_bytes) == \
+        (1.0, 3.0, {}, 0)
+    assert [seat.latency_ms for record in result.records for seat in record.seats] == \
+        [400.0, 1.0, 40.0, 99.0, 70.0, 2.0, 20.0]
+    assert [seat.cpu_ms for record in result.records for seat in record.seats] == \
+        [30.0, None, None, None, 5.0, 1.5, 2.0]
+
+
+def test_an_answer_past_its_budget_and_grace_is_a_timeout():
+    x = _first_cell([(50.0, None, None), (110.0, None, None)])
+    o = _first_cell([(1000.0, None, None), (110.5, None, None)])   # the first: 1010 allowed
+    result = _scripted_game(x, o)
+    assert (result.turns, result.reason, result.winner) == (3, "fault: seat 1 timeout", 0)
+    assert result.players[1].fault == FaultRecord(Fault.TIMEOUT, 3, "no answer within 110 ms")
+    assert (result.players[0].margin_ms, result.players[1].margin_ms) == (-10.0, 0.0)
 
 
 def test_overload_warnings_name_the_seat_and_the_wait(monkeypatch):
     from referee import match
-    run = _loop(grace_ms=20)
-    run.waits = [10.0, 9.9]                    # the threshold: half the grace, at least 5 ms
     lags = []
     monkeypatch.setattr(match.monitor, "max_lag_ms", lambda since: lags.append(since) or 20.0)
-    assert run.warnings() == [
+    # the threshold: half the grace, at least 5 ms; a first answer's wait is start-up, not counted
+    x = _first_cell([(1.0, None, 50.0), (1.0, 1.0, 10.0), (1.0, None, None), (1.0, None, None)])
+    o = _first_cell([(1.0, None, 50.0), (1.0, 1.0, 9.9), (1.0, None, None)])
+    result = _scripted_game(x, o, grace_ms=20)
+    assert result.warnings == [
         "seat 0 waited up to 10 ms in one turn for a free CPU: the machine is overloaded "
-        "(run fewer jobs at once)"]
-    run.lag_from = 5.0
-    assert run.warnings()[1:] == [
+        "(run fewer jobs at once)",
         "the harness was delayed up to 20 ms: the machine is overloaded, timeouts may be "
         "spurious (run fewer jobs at once)"]
-    assert lags == [5.0]
-    small = _loop(grace_ms=4)
-    small.waits, small.lag_from = [5.0, 4.9], 1.0
+    assert len(lags) == 1 and 0 < lags[0] < time.perf_counter()
+    small = [(1.0, None, None), (1.0, None, 5.0), (1.0, None, None), (1.0, None, None)]
     monkeypatch.setattr(match.monitor, "max_lag_ms", lambda since: 9.9)
-    assert [warning.split(" in one")[0] for warning in small.warnings()] == ["seat 0 waited up to 5 ms"]
+    result = _scripted_game(_first_cell(small), _first_cell([(1.0, None, 4.9)] * 3), grace_ms=4)
+    assert [warning.split(" in one")[0] for warning in result.warnings] == ["seat 0 waited up to 5 ms"]
     monkeypatch.setattr(match.monitor, "max_lag_ms", lambda since: 10.0)     # 10 ms at least
-    assert small.warnings()[1].startswith("the harness was delayed up to 10 ms")
-    small.lag_from = None                          # no lag counted before every bot answered
-    assert len(small.warnings()) == 1
-
-
-def test_the_result_carries_each_seats_timing_and_the_warnings():
-    run = _loop()
-    run.state = TICTACTOE.new_state(1, {}, 2)
-    run.waits, run.wait_lists, run.cpu = [7.0, 0.0], [[None, 7.0], [1.0]], [[2.5], []]
-    result = run.result()
-    assert [(p.max_wait_ms, p.waits_ms, p.cpu_ms, p.pdata, p.stderr_bytes) for p in result.players] == \
-        [(7.0, [None, 7.0], [2.5], {}, 0), (0.0, [1.0], [], {}, 0)]
-    assert result.warnings == ["seat 0 waited up to 7 ms in one turn for a free CPU: the machine "
-                               "is overloaded (run fewer jobs at once)"]
-    assert (result.reason, result.winner, result.turns, result.referee_error) == ("", None, 0, None)
+    result = _scripted_game(_first_cell(small), _first_cell([(1.0, None, 4.9)] * 3), grace_ms=4)
+    assert result.warnings[1].startswith("the harness was delayed up to 10 ms")
+    # no lag counted before every player answered: here seat 1 never does
+    never = ScriptedPlayer(lambda lines: Answer(lines[2], 2000.0, None, None))
+    result = _scripted_game(_first_cell(small), never, grace_ms=4)
+    assert result.reason == "fault: seat 1 timeout" and result.warnings == []
 
 
 def test_a_simultaneous_game_plays_the_other_seat_when_the_first_one_crashes():
@@ -351,39 +370,60 @@ def _spy(monkeypatch, owner, name: str) -> list:
     return calls
 
 
+class _TimedPlayer(ScriptedPlayer):
+    """A scripted player that notes the time allowed to take each input and give each answer."""
+
+    def __init__(self, answer, calls: list):
+        super().__init__(answer)
+        self.calls = calls
+
+    def send(self, lines, timeout_s):
+        self.calls.append(("send", timeout_s))
+        return super().send(lines, timeout_s)
+
+    def read_line(self, started, timeout_s):
+        self.calls.append(("read", timeout_s))
+        return super().read_line(started, timeout_s)
+
+
 def test_each_wait_is_bounded_by_the_budget_of_that_answer(monkeypatch):
-    feeds = _spy(monkeypatch, GameWatchdog, "feed")
-    sends, reads = _spy(monkeypatch, BotProcess, "send"), _spy(monkeypatch, BotProcess, "read_line")
+    feeds, calls = _spy(monkeypatch, GameWatchdog, "feed"), []
     clock = TimeControl(first_turn_ms=3000, turn_ms=200, grace_ms=10)
     options = {"height": 5, "width": 7, "turns": 2}
-    play_match(DUEL, [_bot("a", UP_DOWN), _bot("b", UP_DOWN)], seed=5, options=options,
-               time_control=clock, record=False, watchdog_s=0.5)
+    players = [_TimedPlayer(lambda lines: "UP", calls), _TimedPlayer(lambda lines: "UP", calls)]
+    result = play_match(DUEL, players, seed=5, options=options, time_control=clock, record=False,
+                        watchdog_s=0.5)
+    assert (result.reason, result.turns) == ("turn limit", 2)
     # the watchdog: start-up, then each turn the slack plus every acting seat's budget and grace
     assert [allowance for allowance, in feeds] == pytest.approx([3.5, 0.5 + 2 * 3.01, 0.5 + 2 * 0.21],
                                                                 rel=1e-9)
-    # each bot: its budget and grace to take its input and to answer
-    assert [timeout for _, timeout in sends] == pytest.approx([3.01, 3.01, 0.21, 0.21], rel=1e-9)
-    assert [timeout for _, timeout in reads] == pytest.approx([3.01, 3.01, 0.21, 0.21], rel=1e-9)
+    # each player: its budget and grace to take its input and to answer, asked in turn
+    assert [kind for kind, _ in calls] == ["send", "read"] * 4
+    assert [timeout for _, timeout in calls] == pytest.approx([3.01] * 4 + [0.21] * 4, rel=1e-9)
 
 
-def test_a_bot_gets_its_own_seat_in_the_initialization_block():
+def test_a_player_gets_its_own_seat_in_the_initialization_block():
     othello = load_game("othello")
-    run = _Game(othello, [PlayerSpec("a", ("a",)), PlayerSpec("b", ("b",))], 1, {}, CLOCK, True)
-    run.state = othello.new_state(1, {}, 2)
-    assert run._input_lines(1)[:2] == ["1", "8"]
-    run.answered[1] = 1
-    assert run._input_lines(1) == othello.turn_lines(run.state, 1)
+    black, white = ScriptedPlayer(lambda lines: lines[-1]), ScriptedPlayer(lambda lines: lines[-1])
+    result = play_match(othello, [black, white], seed=1, time_control=CLOCK)
+    assert result.referee_error is None and result.players[1].fault is None
+    first, second = white.inputs[:2]
+    assert first[:2] == ["1", "8"] and len(first) == 2 + 8 + 1 + int(first[10])
+    assert len(second) == 8 + 1 + int(second[8]) and set(second[0]) <= set(".01")
+    assert black.inputs[0][:2] == ["0", "8"] and len(black.inputs[1]) == 9 + int(black.inputs[1][8])
 
 
-def test_a_refused_answer_names_the_line_the_bot_printed_next(monkeypatch):
+def test_a_refused_answer_names_the_line_the_player_printed_next():
     # whether a second line comes within 50 ms is a race with a real bot (tests/tools/test_messages.py
-    # plays it through the CLI); here the bot's next line is given, to check the message exactly
-    monkeypatch.setattr(BotProcess, "line_following", lambda self, wait_s=0.05: "'1 1'")
-    result = play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", REFUSED_THEN)], seed=1,
+    # plays it through the CLI); here the player's next line is given, to check the message exactly
+    answers = iter([None, "debug: thinking"])
+    refuser = ScriptedPlayer(lambda lines: next(answers) or lines[2], following="1 1")
+    result = play_match(TICTACTOE, [ScriptedPlayer(lambda lines: lines[2]), refuser], seed=1,
                         time_control=CLOCK, record=False)
     assert result.players[1].fault.detail == (
         "expected 'row col', got 'debug: thinking'; the next line it printed was '1 1': if the "
         "refused line was debug output, print that to stderr, only the answer to stdout")
+    assert result.players[1].fault.turn == 3 and result.reason == "fault: seat 1 bad_output"
 
 
 @pytest.mark.skipif(bwrap_program() is None, reason="bubblewrap (bwrap) is not installed")
@@ -394,30 +434,36 @@ def test_sandboxed_bots_run_in_their_own_pid_namespace():
     assert result.records[0].seats[0].stderr.split()[2] == "False"     # its pid is small there
 
 
-def test_every_bot_starts_before_the_turn_to_play_and_that_wait_is_not_a_stuck_turn(monkeypatch):
-    feeds, sends = _spy(monkeypatch, GameWatchdog, "feed"), _spy(monkeypatch, BotProcess, "send")
-    started, real_init = [], BotProcess.__init__
-    monkeypatch.setattr(BotProcess, "__init__",
-                        lambda self, *args, **kwargs: started.append(self) or real_init(self, *args, **kwargs))
+def test_every_player_starts_before_the_turn_to_play_and_that_wait_is_not_a_stuck_turn(monkeypatch):
+    feeds = _spy(monkeypatch, GameWatchdog, "feed")
+    x, o = ScriptedPlayer(lambda lines: lines[2]), ScriptedPlayer(lambda lines: lines[2])
     seen = []
-    result = play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
-                        time_control=CLOCK, record=False, watchdog_s=0.5,
-                        on_bots_started=lambda: seen.append((len(started), len(sends), feeds[:])))
+    result = play_match(TICTACTOE, [x, o], seed=1, time_control=CLOCK, record=False,
+                        watchdog_s=0.5, on_bots_started=lambda: seen.append(
+                            (x.inputs + o.inputs, feeds[:])))
     assert result.reason == "three in a row"
-    # both bots started, no input sent yet, the watchdog off (fed forever) while it waits
-    assert seen == [(2, 0, [(3.5,), (float("inf"),)])]
+    # no input sent yet, the watchdog off (fed forever) while it waits
+    assert seen == [([], [(3.5,), (float("inf"),)])]
     assert feeds[2] == (0.5 + 3.01,)
 
 
-def test_a_turn_to_play_that_never_comes_ends_the_game_unplayed(monkeypatch):
-    sends, bots = _spy(monkeypatch, BotProcess, "send"), []
-    real_close = BotProcess.close
-    monkeypatch.setattr(BotProcess, "close", lambda self: bots.append(self) or real_close(self))
+def test_every_bot_process_runs_before_the_turn_to_play():
+    processes = []
+    result = play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
+                        time_control=CLOCK, record=False,
+                        on_bots_started=lambda: processes.append(len(bot_processes_of(os.getpid()))))
+    assert result.reason == "three in a row" and processes == [2]
+
+
+@pytest.mark.parametrize("stop", [UsageError("the match stopped: this game is dropped"),
+                                  MatchCancelled("this game is dropped")], ids=["usage", "cancelled"])
+def test_a_turn_to_play_that_never_comes_ends_the_game_unplayed(stop):
+    scripted = ScriptedPlayer(lambda lines: lines[2])
 
     def dropped():
-        raise UsageError("the match stopped: this game is dropped")
-    with pytest.raises(UsageError, match="this game is dropped"):
-        play_match(TICTACTOE, [_bot("x", FIRST_CELL), _bot("o", FIRST_CELL)], seed=1,
-                   time_control=CLOCK, on_bots_started=dropped)
-    assert sends == [] and len(set(bots)) == 2
-    assert all(bot._proc.returncode is not None for bot in bots)
+        raise stop
+    with pytest.raises(type(stop), match="this game is dropped"):
+        play_match(TICTACTOE, [_bot("x", FIRST_CELL), scripted], seed=1, time_control=CLOCK,
+                   on_bots_started=dropped)
+    assert scripted.inputs == [] and scripted.closed and scripted.input_ended
+    assert bot_processes_of(os.getpid()) == []

@@ -28,7 +28,7 @@ import dask
 import distributed
 from distributed import Client, LocalCluster
 
-from referee.api import BotArenaError, Game, TimeControl, UsageError
+from referee.api import BotArenaError, Game, MatchCancelled, TimeControl, UsageError
 from referee.games import load_game
 from referee.match import MatchResult, PlayerResult, PlayerSpec
 from tools.arena.botspec import resolve_bot
@@ -60,7 +60,7 @@ class WorkerFailure:
     message: str
 
 
-class _Cancelled(BotArenaError):
+class _Cancelled(MatchCancelled):
     """The client cancelled this game: stop it and its bots (play_match re-raises this)."""
 
 

@@ -17,7 +17,7 @@ import threading
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from typing import TYPE_CHECKING, Mapping, Protocol
 
-from referee.api import BotArenaError, UsageError
+from referee.api import MatchCancelled, UsageError
 from referee.match import MatchResult
 from referee.harness.process import close_all
 
@@ -56,7 +56,7 @@ class GameExecutor(Protocol):
         """Cancel what is left and release threads, connections and any cluster started here."""
 
 
-class _Dropped(BotArenaError):
+class _Dropped(MatchCancelled):
     """A game that waited for its turn to play was dropped (the run stopped)."""
 
 
