@@ -14,7 +14,7 @@ import time
 from typing import Callable, Sequence
 
 from referee.external.channel import Channel
-from referee.external.seam import RefereeError, RefereeOutcome, Reply, Request
+from referee.api import RefereeError, RefereeOutcome, Reply, Request
 
 
 class BrutalReferee:
@@ -95,7 +95,7 @@ class BrutalReferee:
             raise RefereeError(f"{self.label}: the game has no ranks")
         # a score is the number of players it finished ahead of (ranks are all the protocol has)
         scores = [float(sum(1 for other in self.ranks if other > rank)) for rank in self.ranks]
-        return RefereeOutcome(scores, self.reason, self.steps, list(self.ranks))
+        return RefereeOutcome(tuple(scores), self.reason, self.steps, tuple(self.ranks))
 
     def step_notes(self) -> dict | None:
         notes, self._notes = self._notes, []

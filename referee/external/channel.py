@@ -19,7 +19,7 @@ from typing import Protocol, Sequence
 
 from referee.api import Fault
 from referee.harness.process import BotFault, BotProcess, BotStartError
-from referee.external.seam import RefereeError
+from referee.api import RefereeError
 
 MAX_REFEREE_LINE = 64 << 20         # a viewer frame of a big game is a few hundred KB
 STDERR_TAIL_CHARS = 4000            # the referee's stderr kept for a referee error

@@ -89,5 +89,11 @@ class ExternalGame:
                              label=label)
 
 
+def replay_fields(game) -> dict:
+    """What a replay of ``game`` adds to name it: a game file's path (replay --run and view
+    load it from there; its name alone is no built-in game)."""
+    return {"game_file": game.source} if getattr(game, "external", False) else {}
+
+
 def load_game_file(text: str) -> ExternalGame:
     return ExternalGame(read_game_file(text))

@@ -28,7 +28,7 @@ from typing import Sequence
 from referee.api import UsageError
 from referee.external.channel import RefereeProcess
 from referee.external.gamefile import GameFile, HostSettings
-from referee.external.seam import RefereeError
+from referee.api import RefereeError
 
 SOURCE = Path(__file__).with_name("java") / "RefereeHost.java"
 READY = "[[BOTARENA_READY] 0]"

@@ -26,7 +26,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Sequence
 
 from referee.external.channel import Channel
-from referee.external.seam import RefereeError, RefereeOutcome, Reply, Request
+from referee.api import RefereeError, RefereeOutcome, Reply, Request
 
 HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
 FRAME_COMMANDS = frozenset({"VIEW", "INFOS", "SUMMARY", "TOOLTIP", "MONITORING", "NEXT_PLAYER_INPUT",
@@ -138,7 +138,7 @@ class SdkReferee:
             raise RefereeError(f"{self.label}: the game has no scores")
         scores = [self.scores[seat] for seat in range(self.players)]
         ranks = [sum(1 for other in scores if other > score) for score in scores]
-        return RefereeOutcome(scores, "the referee's scores", self.frames, ranks)
+        return RefereeOutcome(tuple(scores), "the referee's scores", self.frames, tuple(ranks))
 
     def step_notes(self) -> dict | None:
         """The frames read since the last call (view, summary, tooltips...), for the replay."""

@@ -10,7 +10,15 @@ frames (``notes.frames``), so ``play --sdk-log`` and a replay give the same log.
 """
 from __future__ import annotations
 
+import json
+from pathlib import Path
+
 from referee.api import UsageError
+
+
+def write_sdk_log(path: str | Path, replay: dict) -> None:
+    """The SDK game log of ``replay`` into ``path`` (one JSON object)."""
+    Path(path).write_text(json.dumps(to_sdk_log(replay)) + "\n")
 
 
 def _body(lines: list[str] | None) -> str:

@@ -51,6 +51,9 @@ def game_setup(args: argparse.Namespace) -> tuple[Game, dict, TimeControl]:
                if getattr(args, field) is not None}
     clock = time_control_with(game.time_control, changes,
                               lambda field: f"--{field.replace('_', '-')}")
+    check_time_control = getattr(game, "check_time_control", None)     # a game file's referee
+    if check_time_control is not None:
+        check_time_control(clock)
     if getattr(args, "sandbox", False):
         check_sandbox()                 # before any game: one line saying how to install bwrap
     if args.memory_mb is not None and not 0 <= args.memory_mb <= MAX_MEMORY_MB:

@@ -13,6 +13,7 @@ from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
 from referee.match import MatchResult
+from referee.external.game import replay_fields
 from referee.replay import to_replay, write_replay
 from referee.harness.process import BotStartError
 from tools.arena.botspec import resolve_bot
@@ -180,7 +181,8 @@ class Tournament:
         """Write the game's replay into the --replays folder; its path as the results line
         gives it (relative to the results file's folder, where ``view FILE.jsonl:LINE`` looks)."""
         path = self.replays / replay_name(job)
-        write_replay(path, to_replay(result, self.arena.seat_players(job), self.clock))
+        write_replay(path, {**to_replay(result, self.arena.seat_players(job), self.clock),
+                            **replay_fields(self.game)})
         base = self.results.path.parent if self.results is not None else Path.cwd()
         return os.path.relpath(path, base)
 
