@@ -37,3 +37,27 @@ def brutal_game(folder: Path, *flags: str, name: str = "brutal", players: str = 
     command = json.dumps([sys.executable, str(BRUTAL_REFEREE), *flags])
     return write_game_file(folder, name, f'protocol = "brutaltester"\ncommand = {command}\n'
                            f"players = {players}\n{extra}\n")
+
+
+def play(path: Path, bots: list[list[str]], *, seed: int = 1, record: bool = True,
+         time_control=None):
+    """One game of the game file at ``path`` between digit bots (their arguments), played by the
+    match loop with real processes."""
+    from referee.games import load_game
+    from referee.match import PlayerSpec, play_match
+    players = [PlayerSpec(name=f"bot{seat}", argv=(sys.executable, str(DIGIT_BOT), *args))
+               for seat, args in enumerate(bots)]
+    return play_match(load_game(str(path)), players, seed=seed, record=record,
+                      time_control=time_control)
+
+
+def processes_with(tag: str) -> list:
+    """The live processes whose command line holds ``tag`` (a referee left running)."""
+    import psutil
+    found = []
+    for process in psutil.process_iter(["cmdline", "status"]):
+        if process.info["status"] == psutil.STATUS_ZOMBIE:
+            continue
+        if tag in " ".join(process.info["cmdline"] or []):
+            found.append(process)
+    return found
