@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import enum
 from dataclasses import dataclass, field
-from typing import Any, NamedTuple, Protocol, Sequence
+from typing import Any, NamedTuple, Protocol, Sequence, runtime_checkable
 
 
 # -- errors: what a user can fix (BotArenaError) is apart from what is not theirs ---------------
@@ -129,6 +129,25 @@ class State(Protocol):
     def clone(self) -> "State": ...
 
 
+@runtime_checkable
+class Codec(Protocol):
+    """A game's protocol with its players: its ``codec.py`` module is one (mypy checks the
+    module against this). ``init_lines(state, seat) -> list[str]``, the block sent once before
+    a seat's first turn block, is optional (left out: no init block), so it is not a member."""
+
+    def turn_lines(self, state: Any, seat: int) -> list[str]:
+        """The turn's input block for ``seat``."""
+        ...
+
+    def parse_action(self, state: Any, seat: int, line: str) -> Any:
+        """The action of an answer ``line``; raises InvalidAction with a reason quoting it."""
+        ...
+
+    def action_text(self, action: Any) -> str:
+        """The wire form of an action."""
+        ...
+
+
 @dataclass(frozen=True)
 class OptionSpec:
     """A game option settable with ``--option key=value``."""
@@ -155,14 +174,9 @@ class OptionSpec:
 class Game:
     """Static facts about a game, the factory of its states, and its codec.
 
-    A game sets the class attributes (``codec`` is its codec module) and implements
-    ``new_state``; the harness talks to the codec through the four methods below, which
-    forward to it. Every codec has the same signatures::
-
-        init_lines(state, seat) -> list[str]     # optional: the block sent once, first
-        turn_lines(state, seat) -> list[str]     # the turn's input block for ``seat``
-        parse_action(state, seat, line) -> action   # raises InvalidAction with a reason
-        action_text(action) -> str               # the wire form of an action
+    A game sets the class attributes (``codec`` is its codec module, a :class:`Codec`) and
+    implements ``new_state``; the harness talks to the codec through the four methods below,
+    which forward to it. ``referee.testing.check_game`` checks a game against this contract.
     """
 
     name: str = ""
@@ -170,26 +184,31 @@ class Game:
     turn_order: TurnOrder = TurnOrder.SIMULTANEOUS
     seats: tuple[int, int] = (2, 2)          # minimum and maximum number of players
     time_control: TimeControl = TimeControl()
-    codec: Any = None                        # the module with the functions above
+    codec: Codec | None = None               # the module with the functions of Codec
     option_specs: tuple[OptionSpec, ...] = ()
 
-    def new_state(self, seed: int, options: dict[str, Any], players: int) -> State:
+    def new_state(self, seed: int, options: dict[str, Any]) -> State:
+        """The position a game starts from: the same for the same seed and options everywhere."""
         raise NotImplementedError
 
+    # (a game without a codec overrides the four methods below)
     def init_lines(self, state: State, seat: int) -> list[str]:
         """The initialization block sent once, before the first turn's block (none by default)."""
         init_lines = getattr(self.codec, "init_lines", None)
         return init_lines(state, seat) if init_lines is not None else []
 
     def turn_lines(self, state: State, seat: int) -> list[str]:
+        assert self.codec is not None
         return self.codec.turn_lines(state, seat)
 
     def parse_action(self, state: State, seat: int, line: str) -> Any:
         """The action of ``line`` for ``seat``; raises InvalidAction with a reason."""
+        assert self.codec is not None
         return self.codec.parse_action(state, seat, line)
 
     def action_text(self, action: Any) -> str:
         """The wire form of an action (used by replays and in-process players)."""
+        assert self.codec is not None
         return self.codec.action_text(action)
 
     # -- options -------------------------------------------------------------
@@ -270,8 +289,14 @@ class Player(Protocol):
     BotFault; ``close`` is idempotent."""
 
     name: str
-    pdata: dict[str, str]               # [PDATA] key = value lines the player reported
-    stderr_total_bytes: int
+
+    @property
+    def pdata(self) -> dict[str, str]:
+        """The ``[PDATA] key = value`` lines it reported on stderr."""
+        ...
+
+    @property
+    def stderr_total_bytes(self) -> int: ...
 
     def send(self, lines: Sequence[str], timeout_s: float) -> float:
         """Write the input lines; returns the time (perf_counter) the answer's deadline runs from."""

@@ -8,15 +8,22 @@ from __future__ import annotations
 
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any, Callable, Sequence
 
-from referee.api import (Answer, BotArenaError, BotFault, Ending, Fault, FaultRecord, Game,
+from referee.api import (Answer, BotArenaError, BotFault, Fault, FaultRecord, Game,
                          MatchCancelled, Player, Referee, RefereeError, Reply, Request, SeatTurn,
                          TimeControl, TurnRecord)
 from referee.harness.process import DEFAULT_MEMORY_MB, BotProcess
-from referee.rules_referee import RulesReferee
 from referee.harness.watchdog import GameWatchdog, WatchdogExpired, monitor
+from referee.player_log import log, logged
+from referee.result import (MatchResult, PlayerResult, _pdata_values, latency_summary, rank_seats,
+                            settle)
+from referee.rules_referee import RulesReferee
+
+# (the result's names are importable from here too, where the loop's callers look for them)
+__all__ = ["MatchResult", "PlayerResult", "PlayerSpec", "REPLAY_STDERR_CHARS", "WATCHDOG_SLACK_S",
+           "_pdata_values", "latency_summary", "play_match", "rank_seats", "settle"]
 
 REPLAY_STDERR_CHARS = 2000      # stderr tail kept per turn and seat in a replay
 WATCHDOG_SLACK_S = 10.0         # a turn may take its budgets plus this before the game is cut off
@@ -29,109 +36,6 @@ class PlayerSpec:
     name: str
     argv: tuple[str, ...]
     env: dict[str, str] | None = None
-
-
-@dataclass
-class PlayerResult:
-    bot: str
-    score: float
-    rank: int
-    fault: FaultRecord | None
-    latencies_ms: list[float]
-    cpu_ms: list[float]
-    pdata: dict[str, str]
-    stderr_bytes: int
-    margin_ms: float | None = None      # smallest (budget - latency) over its turns; < 0: used grace
-    max_wait_ms: float = 0.0            # longest wait for a CPU in one turn (machine overload)
-    waits_ms: list[float | None] = field(default_factory=list)   # per answer, like latencies_ms
-
-    def latency_summary(self) -> dict[str, float]:
-        return latency_summary(self.latencies_ms)
-
-    def to_json(self) -> dict:
-        return {"bot": self.bot, "score": self.score, "rank": self.rank,
-                "fault": self.fault.to_json() if self.fault else None,
-                "latency_ms": self.latency_summary(),
-                "cpu_ms": latency_summary(self.cpu_ms),
-                "margin_ms": None if self.margin_ms is None else round(self.margin_ms, 3),
-                "pdata": _pdata_values(self.pdata), "stderr_bytes": self.stderr_bytes}
-
-
-@dataclass
-class MatchResult:
-    game: str
-    seed: int
-    options: dict[str, Any]
-    turns: int
-    reason: str
-    winner: int | None
-    players: list[PlayerResult]
-    records: list[TurnRecord] = field(default_factory=list)
-    wall_s: float = 0.0
-    referee_error: str | None = None    # set when the referee failed: the game has no result
-    warnings: list[str] = field(default_factory=list)
-
-    @property
-    def ending(self) -> Ending:
-        if self.referee_error is not None:
-            return Ending.REFEREE_ERROR
-        return Ending.FAULT if any(player.fault for player in self.players) else Ending.RULES
-
-    def to_json(self) -> dict:
-        data = {"game": self.game, "seed": self.seed, "options": self.options,
-                "turns": self.turns, "reason": self.reason, "winner": self.winner,
-                "players": [player.to_json() for player in self.players]}
-        if self.referee_error is not None:
-            data["referee_error"] = self.referee_error
-        if self.warnings:
-            data["warnings"] = self.warnings
-        return data
-
-
-def latency_summary(values: list[float]) -> dict[str, float]:
-    if not values:
-        return {"p50": 0.0, "p99": 0.0, "max": 0.0}
-    ordered = sorted(values)
-    def pick(q: float) -> float:
-        return round(ordered[min(len(ordered) - 1, int(q * len(ordered)))], 3)
-    return {"p50": pick(0.5), "p99": pick(0.99), "max": round(ordered[-1], 3)}
-
-
-def _pdata_values(pdata: dict[str, str]) -> dict[str, Any]:
-    values: dict[str, Any] = {}
-    for key, text in pdata.items():
-        try:
-            values[key] = int(text)
-        except ValueError:
-            try:
-                values[key] = float(text)
-            except ValueError:
-                values[key] = text
-    return values
-
-
-def rank_seats(scores: Sequence[float], faulted: Sequence[bool]) -> list[int]:
-    """Rank 0 is best; equal keys share a rank; a faulted seat ranks below every other."""
-    keys = [(bool(faulted[seat]), -scores[seat]) for seat in range(len(scores))]
-    return [sum(1 for other in keys if other < key) for key in keys]
-
-
-def settle(scores: Sequence[float], faults: Sequence[FaultRecord | None],
-           end_reason: Callable[[], str],
-           ranks: Sequence[int] | None = None) -> tuple[list[int], str, int | None]:
-    """Ranks (``ranks`` if the referee gave them), end reason and winner (None: a draw, or one
-    player) of a game that ended."""
-    if ranks is None:
-        ranks = rank_seats(scores, [fault is not None for fault in faults])
-    else:
-        ranks = list(ranks)
-    if any(faults):
-        reason = "fault: " + ", ".join(f"seat {seat} {fault.kind.value}"
-                                      for seat, fault in enumerate(faults) if fault)
-    else:
-        reason = end_reason()
-    winner = ranks.index(0) if len(scores) > 1 and ranks.count(0) == 1 else None
-    return ranks, reason, winner
 
 
 def play_match(game: Game | Any, players: Sequence[PlayerSpec | Player], *, seed: int,
@@ -238,9 +142,7 @@ class _Match:
         self.answered = [0] * count
         self.records: list[TurnRecord] = []
         self.players: list[Player] = []
-        self.started = False
-        self.referee_error: str | None = None
-        self.error_reason = ""
+        self.failure: tuple[str, str] | None = None    # the referee's: (reason, detail)
         self.started_at = time.perf_counter()
         self.lag_from: float | None = None
         self.last_answer: Answer | None = None  # the answer _ask_unrecorded read last
@@ -251,9 +153,9 @@ class _Match:
         referee = self.referee
         watchdog.feed(slack_s + self.clock.first_turn_ms / 1000)
         referee.start(self.seed, self.count)
-        self.started = True
         for entry in entries:
             self.players.append(starter.start(entry))
+        self.players[:] = logged(self.players)  # (botarena play -v; as they are otherwise)
         if on_bots_started is not None:
             watchdog.feed(float("inf"))         # waiting for a turn to play is not a stuck turn
             on_bots_started()
@@ -262,15 +164,15 @@ class _Match:
         ask = self._ask if self.record else self._ask_unrecorded
         # optional, for referees that are other processes: their own time per step, and notes
         # per step (frames, summaries) kept in the replay
-        own_time = hasattr(referee, "step_slack_s")
+        timed: Any = referee if hasattr(referee, "step_slack_s") else None
         notes_of = getattr(referee, "step_notes", None) if self.record else None
         requests = next_requests()
         while requests:
             turn = referee.turn
-            watchdog.feed(slack_s + (referee.step_slack_s if own_time else 0.0)
+            watchdog.feed(slack_s + (timed.step_slack_s if timed is not None else 0.0)
                           + sum(request.budget_ms + request.grace_ms for request in requests) / 1000)
             turn_record = TurnRecord(turn=turn) if self.record else None
-            if notes_of is not None:
+            if turn_record is not None and notes_of is not None:
                 turn_record.notes = notes_of() or None
             replies = [ask(request, turn, turn_record) for request in requests]
             if turn_record is not None:
@@ -287,8 +189,9 @@ class _Match:
             if notes:
                 self.records.append(TurnRecord(turn=referee.turn, notes=notes))
 
-    def _ask(self, request: Request, turn: int, turn_record: TurnRecord) -> Reply:
+    def _ask(self, request: Request, turn: int, turn_record: TurnRecord | None) -> Reply:
         """One player asked, recorded for the replay: its input, answer, latency and stderr."""
+        assert turn_record is not None
         lines = request.lines
         seat_turn = SeatTurn(seat=request.seat, input=lines if type(lines) is list else list(lines),
                              output=None, latency_ms=None)
@@ -296,17 +199,19 @@ class _Match:
         reply = self._ask_unrecorded(request, turn, turn_record)
         if reply.fault is None:
             answer = self.last_answer
+            assert answer is not None
             seat_turn.output, seat_turn.latency_ms = "\n".join(reply.lines), round(answer.latency_ms, 3)
             seat_turn.cpu_ms = None if answer.cpu_ms is None else round(answer.cpu_ms, 1)
         seat_turn.stderr = self.players[request.seat].take_stderr()
         return reply
 
-    def _ask_unrecorded(self, request: Request, turn: int, turn_record: None) -> Reply:
+    def _ask_unrecorded(self, request: Request, turn: int, turn_record: TurnRecord | None) -> Reply:
         """One player asked (a match's games keep no replay): send, read, a fault recorded."""
         seat = request.seat
         player = self.players[seat]
         budget_ms = request.budget_ms
         timeout_s = (budget_ms + request.grace_ms) / 1000
+        lines: tuple[str, ...]
         try:
             started = player.send(request.lines, timeout_s)
             if request.answer_lines == 1:
@@ -341,6 +246,7 @@ class _Match:
             if following is not None:
                 detail += (f"; the next line it printed was {following}: if the refused line "
                            "was debug output, print that to stderr, only the answer to stdout")
+            log.debug("seat%d !! %s: %s", seat, Fault.BAD_OUTPUT.value, detail)
             if self.faults[seat] is None:
                 self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, turn, detail)
 
@@ -355,16 +261,15 @@ class _Match:
             # (a first answer includes start-up, when every bot of the game starts at once)
             self.waits[seat] = wait_ms
         margin = budget_ms - latency_ms
-        margins = self.margins
-        if margins[seat] is None or margin < margins[seat]:
-            margins[seat] = margin
+        smallest = self.margins[seat]
+        if smallest is None or margin < smallest:
+            self.margins[seat] = margin
         self.answered[seat] = answered + 1
         if self.lag_from is None and all(self.answered):
             self.lag_from = time.perf_counter()     # start-up contention is over
 
     def referee_failed(self, reason: str, detail: str) -> None:
-        self.error_reason = "referee error: " + reason
-        self.referee_error = detail or reason
+        self.failure = ("referee error: " + reason, detail or reason)
 
     def close_players(self) -> None:
         """Every player's input ended first, so they exit together, then each closed."""
@@ -390,8 +295,10 @@ class _Match:
 
     def result(self) -> MatchResult:
         count, players = self.count, self.players
-        if self.referee_error is not None:
-            scores, reason, ranks, winner = [0.0] * count, self.error_reason, [0] * count, None
+        referee_error = None
+        if self.failure is not None:
+            reason, referee_error = self.failure
+            scores, ranks, winner = [0.0] * count, [0] * count, None
             turns = self.referee.turn
         else:
             outcome = self.referee.outcome()
@@ -411,4 +318,4 @@ class _Match:
         return MatchResult(game=self.name, seed=self.seed, options=self.options,
                            turns=turns, reason=reason, winner=winner, players=results,
                            records=self.records, wall_s=time.perf_counter() - self.started_at,
-                           referee_error=self.referee_error, warnings=self.warnings())
+                           referee_error=referee_error, warnings=self.warnings())

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from referee.api import Fault, FaultRecord, Game, InvalidAction, TurnOrder
-from referee.match import settle
+from referee.result import settle
 
 @dataclass(frozen=True)
 class Difference:
@@ -49,7 +49,7 @@ def verify_replay(game: Game, replay: dict, options: dict) -> Difference | None:
     except _Disagree as disagree:
         return disagree.difference
     except Exception as error:          # the game's code failed on these answers
-        if replay["result"]["reason"].startswith("referee error"):
+        if "referee_error" in replay["result"]:
             return None                 # ...as it did when the game was played
         text = "".join(traceback.format_exception_only(error)).strip()
         return Difference(check.turn, None, "rules", "no error", f"the rules raised {text}")
@@ -65,7 +65,7 @@ class _Check:
         self.faults: list[FaultRecord | None] = [None] * self.count
         self.answered = [0] * self.count
         self.turn: int | None = None
-        self.state = game.new_state(replay["seed"], options, self.count)
+        self.state = game.new_state(replay["seed"], options)
 
     def run(self) -> None:
         state = self.state

@@ -26,15 +26,16 @@ def _codec_function(game: Game, name: str) -> Callable:
 class RulesReferee:
     """The referee of a :class:`Game`: its rules decide, its codec speaks to the players."""
 
+    state: State                        # set by start()
+
     def __init__(self, game: Game, options: dict[str, Any], clock: TimeControl):
         self.game, self.options, self.clock = game, options, clock
         self.turn = 0
-        self.state: State | None = None
         self._faulted = False
         self._asked: list[int] = []
 
     def start(self, seed: int, players: int) -> None:
-        self.state = self.game.new_state(seed, self.options, players)
+        self.state = self.game.new_state(seed, self.options)
         self.turn = self.state.turn
         self._asked = [0] * players
         self._turn_lines = _codec_function(self.game, "turn_lines")

@@ -38,6 +38,7 @@ import subprocess
 import threading
 import time
 import weakref
+from typing import Sequence
 
 from referee.harness import cgroup, guardian
 from referee.api import Answer, BotFault, Fault    # (Player's values: see referee.api)
@@ -238,7 +239,7 @@ class BotProcess:
         return self.stderr.take()
 
     # -- the turn --------------------------------------------------------------
-    def send(self, lines: list[str], timeout_s: float) -> float:
+    def send(self, lines: Sequence[str], timeout_s: float) -> float:
         """Write a turn's lines; return the perf_counter time the input started going out.
 
         The clock starts before the write, as CodinGame's starts when the input is sent: a bot

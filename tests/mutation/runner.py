@@ -7,7 +7,8 @@ the in-process test files it runs, are under ``[tool.mutmut]`` in pyproject.toml
 
 Targets: stats (tools/stats.py), tally (tools/arena/tally.py), rules and codec (every game's
 rules.py and codec.py; ``rules:GAME`` or ``codec:GAME`` for one game's), match (referee/match.py),
-board (xmas_rush's board.py: the bitboard, reachability, distances and move plans).
+board (xmas_rush's board.py: the bitboard, reachability, distances and move plans), result
+(referee/result.py) and rules_referee (referee/rules_referee.py).
 Survivors listed in ``EQUIVALENT`` below change nothing a user can observe; they are printed
 apart, with the reason.
 """
@@ -32,6 +33,8 @@ TARGETS = {
     "codec": "referee.games.*.codec.*",
     "match": "referee.match.*",
     "board": "referee.games.xmas_rush.board.*",     # the bitboard, paths and move plans
+    "result": "referee.result.*",                   # ranks, end reasons, summaries, JSON
+    "rules_referee": "referee.rules_referee.*",     # a Game's rules and codec as the referee
 }
 # mutant name (stable while its function's source is unchanged) -> why surviving it is harmless
 _MIN_NEVER_BINDS = ("int(q * count) <= q * count < count, so min(count - 1, ...) never takes its "
@@ -102,12 +105,8 @@ EQUIVALENT: dict[str, str] = {
         "stock [] -> None: the current card is given, so the stock is not read before "
         "it is replaced by the unseen cards",
     "referee.games.number_maze.codec.x_state_from_lines__mutmut_28": _TURN_BLOCK_ENDS,
-    "referee.match.x_latency_summary__mutmut_21": _MIN_NEVER_BINDS,
-    # (_Match's _note_timing and warnings are _Game's, unchanged but for the class's name)
-    "referee.match.xǁ_Matchǁ_note_timing__mutmut_10":
-        "wait >= instead of > the longest so far: an equal wait stores the same value",
-    "referee.match.xǁ_Matchǁ_note_timing__mutmut_17":
-        "margin <= instead of < the smallest so far: an equal margin stores the same value",
+    "referee.result.x_latency_summary__mutmut_21": _MIN_NEVER_BINDS,
+    # (_Match.warnings is _Game's, unchanged but for the class's name)
     "referee.match.xǁ_Matchǁwarnings__mutmut_18":
         "a lag of 1.0 instead of 0.0 ms before every bot answered: both are under the 10 ms "
         "threshold",

@@ -61,7 +61,7 @@ def test_frames_are_the_rules_positions(tmp_path):
     replay = read_replay(play(tmp_path, "othello", GAMES["othello"]))
     game = load_game("othello")
     steps = page_data(replay, "x")["steps"]
-    state = game.new_state(replay["seed"], replay["options"], 2)
+    state = game.new_state(replay["seed"], replay["options"])
     for record, step in zip(replay["turns"], steps[1:]):
         state.apply([game.parse_action(state, record["seats"][0]["seat"], record["seats"][0]["output"])])
         assert step["frame"]["discs"] == list(state.discs())

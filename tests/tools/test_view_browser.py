@@ -64,7 +64,7 @@ def step_to(page, target: int) -> None:
 def rules_state(replay: dict, steps: int):
     """The position the rules reach after the first ``steps`` turn records of the replay."""
     game = load_game(replay["game"])
-    state = game.new_state(replay["seed"], game.parse_options({}), len(replay["players"]))
+    state = game.new_state(replay["seed"], game.parse_options({}))
     for record in replay["turns"][:steps]:
         state.apply([game.parse_action(state, seat["seat"], seat["output"]) for seat in record["seats"]])
     return state

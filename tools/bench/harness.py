@@ -190,7 +190,7 @@ class CountingGame(Game):
     def __init__(self, turns: int, clock: TimeControl):
         self.turns, self.time_control = turns, clock
 
-    def new_state(self, seed, options, players):
+    def new_state(self, seed, options):
         return _CountingState(self.turns)
 
     def turn_lines(self, state, seat):

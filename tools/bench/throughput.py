@@ -127,7 +127,7 @@ def _floor_game(game, options: dict, seed: int) -> tuple[float, float, int]:
         poller = select.poll()
         poller.register(bot.stdout.fileno(), select.POLLIN)
         pipes.append((bot.stdin.fileno(), bot.stdout.fileno(), poller))
-    state, answers = game.new_state(seed, options, 2), 0
+    state, answers = game.new_state(seed, options), 0
     first = [True, True]
     while not state.is_over():
         actions = []

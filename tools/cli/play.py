@@ -1,16 +1,20 @@
 """``botarena play``: one game between bots, a readable summary or one JSON object, a replay file."""
 from __future__ import annotations
 
+import contextlib
 import dataclasses
 import json
+import logging
 import random
 import sys
 from pathlib import Path
+from typing import Iterator
 
 from referee.api import UsageError
 from referee.match import MatchResult, play_match
 from referee.external.game import replay_fields
 from referee.external.sdk_log import write_sdk_log
+from referee.player_log import log
 from referee.replay import to_replay, write_replay
 from tools.arena.botspec import command_of, for_game, resolve_bot
 from tools.arena.setup import game_setup
@@ -35,6 +39,9 @@ def register(commands) -> None:
     parser.add_argument("--view", metavar="FILE.html",
                         help="write the game as an HTML page here (see: botarena view)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
+    parser.add_argument("-v", "--verbose", action="store_true",
+                        help="log every line each way on stderr: 'seat0 << input', "
+                        "'seat0 >> answer (12.3 ms)', 'seat0 !! fault'")
     parser.set_defaults(func=run)
 
 
@@ -61,14 +68,15 @@ def run(args) -> int:
     players = [for_game(spec, seed, seat) for seat, spec in enumerate(players)]
     players = [dataclasses.replace(spec, name=command_of(spec)) for spec in players]
     progress = None
-    if not (args.json or args.psyleague or args.quiet) and sys.stderr.isatty():
+    if not (args.json or args.psyleague or args.quiet or args.verbose) and sys.stderr.isatty():
         from tqdm import tqdm
         progress = tqdm(desc=f"{game.name} seed {seed}", unit="turn", leave=False, file=sys.stderr)
     try:
-        result = play_match(game, players, seed=seed, options=options, time_control=clock,
-                            memory_mb=args.memory_mb or None, record=recording,
-                            sandboxed=args.sandbox, line_buffered=not args.no_line_buffering,
-                            on_turn=None if progress is None else (lambda turn: progress.update(1)))
+        with _lines_logged(args.verbose):
+            result = play_match(game, players, seed=seed, options=options, time_control=clock,
+                                memory_mb=args.memory_mb or None, record=recording,
+                                sandboxed=args.sandbox, line_buffered=not args.no_line_buffering,
+                                on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:
             progress.close()
@@ -95,6 +103,24 @@ def run(args) -> int:
         print(f"botarena: {result.reason}\n{result.referee_error}", file=sys.stderr)
         return 1
     return 0
+
+
+@contextlib.contextmanager
+def _lines_logged(verbose: bool) -> Iterator[None]:
+    """With ``verbose``, the match's lines each way (referee.player_log) on stderr meanwhile."""
+    if not verbose:
+        yield
+        return
+    handler = logging.StreamHandler(sys.stderr)
+    handler.setFormatter(logging.Formatter("%(message)s"))
+    level = log.level
+    log.addHandler(handler)
+    log.setLevel(logging.DEBUG)
+    try:
+        yield
+    finally:
+        log.removeHandler(handler)
+        log.setLevel(level)
 
 
 def to_psyleague(result: MatchResult) -> dict:

@@ -130,7 +130,7 @@ def _frame_module(name: str) -> ModuleType | None:
 def _steps(game: Game, drawing: ModuleType | None, replay: dict, options: dict,
            clock: TimeControl) -> tuple[list[dict], str | None]:
     """Step 0 is the start; step k shows the position after turn record k-1, with its answers."""
-    state = game.new_state(replay["seed"], options, len(replay["players"]))
+    state = game.new_state(replay["seed"], options)
     steps = [{"turn": None, "frame": drawing.frame(state) if drawing else None, "seats": []}]
     faults = _faults(replay["result"])
     answered: dict[int, int] = {}

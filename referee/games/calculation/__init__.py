@@ -15,7 +15,7 @@ class Calculation(Game):
     time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
     codec = codec
 
-    def new_state(self, seed, options, players):
+    def new_state(self, seed, options):
         return CalculationState.deal(seed)
 
 

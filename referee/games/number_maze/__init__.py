@@ -16,7 +16,7 @@ class NumberMaze(Game):
     option_specs = (OptionSpec("height", 7, "rows", 2, 30), OptionSpec("width", 7, "columns", 2, 30),
                     OptionSpec("turns", 16, "turns in a game", 1, 1000))
 
-    def new_state(self, seed, options, players):
+    def new_state(self, seed, options):
         return NumberMazeState.generate(seed, options["height"], options["width"], options["turns"])
 
 

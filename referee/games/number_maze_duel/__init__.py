@@ -16,7 +16,7 @@ class NumberMazeDuel(Game):
     option_specs = (OptionSpec("height", 5, "rows", 2, 30), OptionSpec("width", 5, "columns", 2, 30),
                     OptionSpec("turns", 20, "turns in a game", 1, 1000))
 
-    def new_state(self, seed, options, players):
+    def new_state(self, seed, options):
         return NumberMazeDuelState.generate(seed, options["height"], options["width"], options["turns"])
 
 

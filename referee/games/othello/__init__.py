@@ -18,7 +18,7 @@ class Othello(Game):
     option_specs = (OptionSpec("opening", 0, "random moves played from the seed before the bots "
                                "take over (varies the games of deterministic bots)", 0, 30),)
 
-    def new_state(self, seed, options, players):
+    def new_state(self, seed, options):
         state = OthelloState()
         rng = random.Random(seed)
         for _ in range(options.get("opening", 0)):

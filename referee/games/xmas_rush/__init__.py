@@ -20,7 +20,7 @@ class XmasRush(Game):
                    "4-5 Silver/Gold, 6+ Legend (quests, reveals, item tiles, tile pool)", minimum=1),
     )
 
-    def new_state(self, seed, options, players):
+    def new_state(self, seed, options):
         if not LONG_MIN <= seed <= LONG_MAX:
             raise UsageError(f"seed {seed}: xmas_rush seeds are signed 64-bit integers "
                              f"({LONG_MIN} to {LONG_MAX}), as CodinGame shows them")

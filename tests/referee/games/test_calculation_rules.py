@@ -91,7 +91,7 @@ def test_unseen_cards_come_from_visible_cards_only():
 
 def test_the_protocol_hides_the_stock_order():
     game = load_game("calculation")
-    one, two = game.new_state(1, {}, 1), game.new_state(1, {}, 1)
+    one, two = game.new_state(1, {}), game.new_state(1, {})
     two.stock.reverse()                          # same visible cards, another hidden order
     assert game.turn_lines(one, 0) == game.turn_lines(two, 0)
     assert game.init_lines(one, 0) == ["4 4"]
@@ -100,7 +100,7 @@ def test_the_protocol_hides_the_stock_order():
 def test_codec_round_trip():
     game = load_game("calculation")
     rng = random.Random(4)
-    state = game.new_state(4, {}, 1)
+    state = game.new_state(4, {})
     while not state.is_over():
         lines = game.turn_lines(state, 0)
         seen = codec.state_from_lines(lines)

@@ -15,7 +15,7 @@ DUEL = load_game("number_maze_duel")
 
 def _maze_after_two_moves():
     """Seed 11, 5 x 7, 9 turns; two moves, 14 points taken."""
-    state = MAZE.new_state(11, MAZE.parse_options({"height": "5", "width": "7", "turns": "9"}), 1)
+    state = MAZE.new_state(11, MAZE.parse_options({"height": "5", "width": "7", "turns": "9"}))
     for _ in range(2):
         state.apply([state.legal_actions()[0]])
     return state
@@ -23,7 +23,7 @@ def _maze_after_two_moves():
 
 def _duel_after_two_turns():
     """Seed 5, 5 x 7, 12 turns; two turns, the seats apart with scores 9 and 8."""
-    state = DUEL.new_state(5, {"height": 5, "width": 7, "turns": 12}, 2)
+    state = DUEL.new_state(5, {"height": 5, "width": 7, "turns": 12})
     state.apply([state.legal_actions(0)[0], state.legal_actions(1)[-1]])
     state.apply([state.legal_actions(0)[0], state.legal_actions(1)[0]])
     return state

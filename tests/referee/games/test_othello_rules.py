@@ -138,7 +138,7 @@ def test_state_playout_keeps_the_state_consistent():
 def test_codec_round_trip():
     game = load_game("othello")
     rng = random.Random(8)
-    state = game.new_state(0, {}, 2)
+    state = game.new_state(0, {})
     while not state.over:
         seat = state.to_move
         lines = game.turn_lines(state, seat)
@@ -167,7 +167,7 @@ def test_codec_round_trip():
 def test_bad_answers_say_why(line, reason):
     game = load_game("othello")
     with pytest.raises(InvalidAction) as refused:
-        game.parse_action(game.new_state(0, {}, 2), 0, line)
+        game.parse_action(game.new_state(0, {}), 0, line)
     assert str(refused.value) == reason
 
 
@@ -183,7 +183,7 @@ def test_square_text_and_back_in_either_case():
 
 def test_state_from_lines_counts_the_moves_played():
     game = load_game("othello")
-    state = game.new_state(0, {}, 2)
+    state = game.new_state(0, {})
     assert codec.state_from_lines(0, game.turn_lines(state, 0)).turn == 0
     for turn, move in enumerate(("d3", "c5", "f6"), start=1):
         state.play(codec.square_from_text(move))
@@ -193,7 +193,7 @@ def test_state_from_lines_counts_the_moves_played():
 
 def test_moves_from_lines_reads_only_the_listed_moves():
     game = load_game("othello")
-    lines = game.turn_lines(game.new_state(0, {}, 2), 0)
+    lines = game.turn_lines(game.new_state(0, {}), 0)
     assert lines[8:] == ["4", "d3", "c4", "f5", "e6"]
     # lines after the listed moves (the next block's) are not moves
     assert codec.moves_from_lines(lines + ["a1", "b1"]) == [19, 26, 37, 44]
@@ -205,10 +205,10 @@ def test_squares_of_lists_bits_in_order():
 
 def test_opening_option_plays_random_moves_from_the_seed():
     game = load_game("othello")
-    plain = game.new_state(5, game.parse_options({}), 2)
+    plain = game.new_state(5, game.parse_options({}))
     assert plain.boards == OthelloState().boards
     options = game.parse_options({"opening": "6"})
-    one, again, other = (game.new_state(seed, options, 2) for seed in (5, 5, 6))
+    one, again, other = (game.new_state(seed, options) for seed in (5, 5, 6))
     assert one.turn == 6 and (one.boards[0] | one.boards[1]).bit_count() == 10
     assert one.boards == again.boards and one.to_move == again.to_move
     assert one.boards != other.boards

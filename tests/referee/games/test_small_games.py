@@ -1,8 +1,6 @@
-"""Rules and codecs of tictactoe, number_maze and number_maze_duel, plus the shared conformance check."""
+"""Rules and codecs of tictactoe, number_maze and number_maze_duel, plus the shared conformance
+check (referee.testing.check_game) run on every game."""
 from __future__ import annotations
-
-import inspect
-import random
 
 import pytest
 
@@ -12,67 +10,22 @@ from referee.games.maze import MIRRORED_DIRECTION, MazeGrid
 from referee.games.number_maze.codec import state_from_lines as maze_from_lines
 from referee.games.number_maze_duel.codec import state_from_lines as duel_from_lines
 from referee.games.tictactoe.rules import TicTacToeState
-
-
-def random_playout(game, seed: int, players: int):
-    """Play random legal actions, checking the contract at every step; return the final state."""
-    rng = random.Random(seed)
-    state = game.new_state(seed, game.parse_options({}), players)
-    steps = 0
-    while not state.is_over():
-        actions = []
-        for seat in state.acting_seats():
-            lines = game.turn_lines(state, seat)
-            assert lines and all(isinstance(line, str) and "\n" not in line for line in lines)
-            legal = list(state.legal_actions(seat))
-            assert legal, "a seat asked to act must have a legal action"
-            action = rng.choice(legal)
-            assert game.parse_action(state, seat, game.action_text(action)) == action
-            actions.append(action)
-        turn = state.turn
-        state.apply(actions)
-        assert state.turn == turn + 1
-        steps += 1
-        assert steps < 10_000
-    assert state.end_reason()
-    assert len(state.scores()) == players
-    return state
+from referee.testing import check_game
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_every_game_conforms(name):
+    """The shared conformance check (referee.testing.check_game: static facts, the codec against
+    the Codec contract, random playouts from seeds 1-3 checked step by step, each played twice)."""
     game = load_game(name)
-    assert game.name == name and game.description
-    players = game.seats[0]
-    for seed in (1, 2, 3):
-        final = random_playout(game, seed, players)
-        again = random_playout(game, seed, players)
-        assert final.scores() == again.scores(), "same seed, same actions: same game"
-
-
-CODEC_SIGNATURES = {"init_lines": ["state", "seat"], "turn_lines": ["state", "seat"],
-                    "parse_action": ["state", "seat", "line"], "action_text": ["action"]}
-
-
-@pytest.mark.parametrize("name", game_names())
-def test_every_codec_has_the_one_signature(name):
-    """The Game base class forwards to the codec: no game repeats the forwarding methods, and
-    every codec takes the same arguments (init_lines may be left out: no init block)."""
-    game = load_game(name)
-    assert game.codec is not None
-    for method in CODEC_SIGNATURES:
-        assert method not in type(game).__dict__, f"{name}'s Game repeats {method}"
-    for function, parameters in CODEC_SIGNATURES.items():
-        if function == "init_lines" and not hasattr(game.codec, function):
-            continue
-        found = list(inspect.signature(getattr(game.codec, function)).parameters)
-        assert len(found) == len(parameters), f"{function}{tuple(found)}: expected {tuple(parameters)}"
+    assert game.name == name
+    check_game(game)
 
 
 @pytest.mark.parametrize("name", game_names())
 def test_clone_is_independent(name):
     game = load_game(name)
-    state = game.new_state(7, game.parse_options({}), game.seats[0])
+    state = game.new_state(7, game.parse_options({}))
     before = [game.turn_lines(state, seat) for seat in state.acting_seats()]
     copy = state.clone()
     copy.apply([copy.legal_actions(seat)[0] for seat in copy.acting_seats()])
@@ -92,7 +45,7 @@ def test_tictactoe_rules():
 
 def test_tictactoe_protocol():
     game = load_game("tictactoe")
-    state = game.new_state(0, {}, 2)
+    state = game.new_state(0, {})
     lines = game.turn_lines(state, 0)
     assert lines[0] == "-1 -1" and lines[1] == "9" and lines[2:5] == ["0 0", "0 1", "0 2"]
     state.apply([game.parse_action(state, 0, "1 1")])
@@ -113,7 +66,7 @@ def test_maze_walls_and_moves():
 def test_number_maze_protocol_round_trip():
     game = load_game("number_maze")
     options = game.parse_options({"height": "5", "width": "6", "turns": "9"})
-    state = game.new_state(11, options, 1)
+    state = game.new_state(11, options)
     init, turn = game.init_lines(state, 0), game.turn_lines(state, 0)
     assert init == ["5 6 9"] and len(turn) == 2 + 5 and all(len(row) == 6 for row in turn[2:])
     row, col = map(int, turn[1].split())
@@ -130,7 +83,7 @@ def test_number_maze_protocol_round_trip():
 
 def test_number_maze_duel_is_mirrored_and_shares_points():
     game = load_game("number_maze_duel")
-    state = game.new_state(5, game.parse_options({}), 2)
+    state = game.new_state(5, game.parse_options({}))
     width = state.grid.width
     for cell, value in enumerate(state.points):
         row, col = divmod(cell, width)
@@ -151,7 +104,7 @@ def test_number_maze_duel_is_mirrored_and_shares_points():
 
 def test_number_maze_duel_both_collect_a_shared_cell():
     game = load_game("number_maze_duel")
-    state = game.new_state(5, {"height": 3, "width": 3, "turns": 5}, 2)
+    state = game.new_state(5, {"height": 3, "width": 3, "turns": 5})
     state.points[1] = 7                                # row 0 col 1, between the two top corners
     state.cells = [0, 2]
     state.apply([1, 3])                                # both step onto cell 1

@@ -87,7 +87,7 @@ def flipped(block: list[str]) -> list[str]:
 
 
 def test_golden_first_block_for_both_seats():
-    state = GAME.new_state(1, GAME.parse_options({}), 2)
+    state = GAME.new_state(1, GAME.parse_options({}))
     assert GAME.init_lines(state, 0) == []                 # no initialization block
     assert GAME.turn_lines(state, 0) == SEED_1_SEAT_0
     assert GAME.turn_lines(state, 1) == flipped(SEED_1_SEAT_0)
@@ -107,7 +107,7 @@ def test_item_line_tables(seat):
 
 
 def test_hand_items_are_minus_one_for_me_and_minus_two_for_the_opponent():
-    state = GAME.new_state(1, GAME.parse_options({}), 2)
+    state = GAME.new_state(1, GAME.parse_options({}))
     state.apply((Push(0, RIGHT), Push(3, UP)))               # FISH (3,1) rides column 3 up...
     state.apply((Move((), 0), Move((), 48)))
     state.apply((Push(6, LEFT), Push(3, UP)))               # ...and pops onto seat 1's hand
@@ -139,21 +139,21 @@ MOVE_TURN_INVALID = ["PUSH 1 UP", "MOVE", "MOVE ", "move UP", "MOVE up", "MOVE U
 
 @pytest.mark.parametrize("line", PUSH_TURN_INVALID)
 def test_invalid_answers_in_a_push_turn(line):
-    state = GAME.new_state(1, {"league": 6}, 2)
+    state = GAME.new_state(1, {"league": 6})
     with pytest.raises(InvalidAction):
         GAME.parse_action(state, 0, line)
 
 
 @pytest.mark.parametrize("line", MOVE_TURN_INVALID)
 def test_invalid_answers_in_a_move_turn(line):
-    state = GAME.new_state(1, {"league": 6}, 2)
+    state = GAME.new_state(1, {"league": 6})
     state.apply((Push(1, RIGHT), Push(5, LEFT)))
     with pytest.raises(InvalidAction):
         GAME.parse_action(state, 1, line)
 
 
 def test_longest_answers():
-    state = GAME.new_state(1, {"league": 6}, 2)
+    state = GAME.new_state(1, {"league": 6})
     assert GAME.parse_action(state, 0, "PUSH 6 LEFT") == Push(6, LEFT)
     assert GAME.parse_action(state, 0, "PUSH 0 DOWN") == Push(0, DOWN)
     state.apply((Push(1, RIGHT), Push(5, LEFT)))
@@ -182,7 +182,7 @@ EXPECTED = ("expected 'PUSH <0-6> <UP|RIGHT|DOWN|LEFT>' in a PUSH turn, "
      "answer longer than 124 characters: 'MOVE UP UP UP UP UP UP UP UP UP UP UP UP'..."),
 ])
 def test_refusals_say_exactly_why(move_turn, line, reason):
-    state = GAME.new_state(1, {"league": 6}, 2)
+    state = GAME.new_state(1, {"league": 6})
     if move_turn:
         state.apply((Push(1, RIGHT), Push(5, LEFT)))
     with pytest.raises(InvalidAction) as refused:
@@ -191,7 +191,7 @@ def test_refusals_say_exactly_why(move_turn, line, reason):
 
 
 def test_answers_round_trip_through_their_wire_form():
-    state = GAME.new_state(3, {"league": 6}, 2)
+    state = GAME.new_state(3, {"league": 6})
     for push in state.legal_actions(0):
         assert GAME.parse_action(state, 0, GAME.action_text(push)) == push
     state.apply((Push(2, RIGHT), Push(4, LEFT)))
@@ -208,7 +208,7 @@ def test_read_turn_block_reads_exactly_one_block():
 
 
 def test_state_from_lines_is_the_game_as_the_receiver_sees_it():
-    state = GAME.new_state(1, {"league": 6}, 2)
+    state = GAME.new_state(1, {"league": 6})
     seen = codec.state_from_lines(GAME.turn_lines(state, 1))
     assert seen.pos == (48, 0) and seen.turn == 0 and not seen.deck_known
     def other_owner(codes):
@@ -222,7 +222,7 @@ def test_state_from_lines_is_the_game_as_the_receiver_sees_it():
 
 
 def test_state_from_lines_defaults_and_the_turn_it_is_told():
-    state = GAME.new_state(1, {"league": 6}, 2)
+    state = GAME.new_state(1, {"league": 6})
     push_block = GAME.turn_lines(state, 0)
     seen = codec.state_from_lines(push_block)
     assert seen.rules == league(6) and seen.stale == 0 and seen.turn == 0
@@ -250,7 +250,7 @@ def complete_quests(state: XmasRushState, seat: int, codes: list[int]) -> None:
 
 
 def test_hidden_quests_of_both_seats_from_the_leaders_and_the_trailers_view():
-    state = GAME.new_state(4, {"league": 6}, 2)
+    state = GAME.new_state(4, {"league": 6})
     # the names in draw order (both seats draw the same sequence)
     draws = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]
     def code(name, seat):
@@ -274,7 +274,7 @@ def test_hidden_quests_of_both_seats_from_the_leaders_and_the_trailers_view():
 
 def test_hidden_quests_that_are_not_one_sequence_keep_each_seats_own_names():
     """A hand-made block whose seats miss different items: each deck is its own names, sorted."""
-    state = GAME.new_state(4, {"league": 6}, 2)
+    state = GAME.new_state(4, {"league": 6})
     draws = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]
     cells = state.item_cells()
     for name, seat in ((draws[5], 0), (draws[6], 1)):
@@ -286,7 +286,7 @@ def test_hidden_quests_that_are_not_one_sequence_keep_each_seats_own_names():
 
 
 def test_hidden_quests_follow_what_the_leader_already_drew():
-    state = GAME.new_state(4, {"league": 6}, 2)
+    state = GAME.new_state(4, {"league": 6})
     sequence = [(code - 1) >> 1 for code in state.quests[0] + state.decks[0][::-1]]   # draw order
     for code in state.quests[0][:2]:                       # seat 0 completes its first two quests
         cell = state.item_cells()[code]

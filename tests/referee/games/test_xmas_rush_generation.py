@@ -104,13 +104,13 @@ FINAL_ITEM_LINES = ["POTION 5 3 0", "CANE 3 6 0", "SWORD 5 4 1", "DIAMOND 2 3 0"
 
 
 def test_item_lines_in_the_final_referees_order():
-    lines = GAME.turn_lines(GAME.new_state(0, GAME.parse_options({"league": "3"}), 2), 0)
+    lines = GAME.turn_lines(GAME.new_state(0, GAME.parse_options({"league": "3"})), 0)
     assert lines[10] == "24"
     assert lines[11:35] == FINAL_ITEM_LINES
 
 
 def test_official_referee_output_for_its_own_seed():
-    state = GAME.new_state(OFFICIAL_SEED, {"league": 1}, 2)
+    state = GAME.new_state(OFFICIAL_SEED, {"league": 1})
     lines = GAME.turn_lines(state, 0)
     assert lines[1:8] == OFFICIAL_START
     assert lines[10:] == ["2", "SCROLL 3 0 0", "SCROLL 3 6 1", "2", "SCROLL 0", "SCROLL 1"]
@@ -147,14 +147,14 @@ GOLDEN_BOARDS = {
 @pytest.mark.parametrize("key", sorted(GOLDEN_BOARDS))
 def test_golden_boards(key):
     level, seed = key
-    lines = GAME.turn_lines(GAME.new_state(seed, {"league": level}, 2), 0)
+    lines = GAME.turn_lines(GAME.new_state(seed, {"league": level}), 0)
     first, middle, hand, item, quest = GOLDEN_BOARDS[key]
     assert (lines[1], lines[4], lines[8][-4:], lines[11], lines[-1]) == (first, middle, hand, item, quest)
 
 
 def test_seed_is_a_java_long():
     # Random(seed) keeps the low 48 bits: these two seeds give the same game, as on the JVM
-    same = [GAME.turn_lines(GAME.new_state(seed, {"league": 6}, 2), 0) for seed in (-1, (1 << 63) - 1)]
+    same = [GAME.turn_lines(GAME.new_state(seed, {"league": 6}), 0) for seed in (-1, (1 << 63) - 1)]
     assert same[0] == same[1]
 
 
@@ -205,7 +205,7 @@ def test_answers_are_case_sensitive():
     # the final Constants.java compiles its answer regexes without CASE_INSENSITIVE and
     # Referee.parseAction applies them with matches(): lowercase is a fatal invalid input
     from referee.api import InvalidAction
-    push_turn = GAME.new_state(0, {"league": 6}, 2)
+    push_turn = GAME.new_state(0, {"league": 6})
     for line in ("push 1 UP", "PUSH 1 up", "Push 1 Up"):
         with pytest.raises(InvalidAction):
             GAME.parse_action(push_turn, 0, line)
@@ -217,7 +217,7 @@ def test_answers_are_case_sensitive():
 
 
 def test_league_option_changes_quests_and_reveals():
-    wood = GAME.new_state(5, GAME.parse_options({"league": "2"}), 2)
+    wood = GAME.new_state(5, GAME.parse_options({"league": "2"}))
     lines = GAME.turn_lines(wood, 0)
     assert lines[8].startswith("6 0 0 ") and lines[10] == "12" and lines[-3] == "2"
     assert GAME.parse_options({})["league"] == 6
