@@ -72,6 +72,7 @@ def test_a_failing_game_keeps_the_host(tmp_path, classes):
     result = play(path, [["--digit", "2"], ["--digit", "5"]])
     assert "failed (FAIL): java.lang.RuntimeException: told to fail at turn 2" in result.reason
     first = processes_with(tag)
+    assert len(first) == 1                            # the host finished the game and waits
     result = play(path, [["--digit", "2"], ["--digit", "5"]])
     assert result.referee_error is not None
     assert [process.pid for process in processes_with(tag)] == [process.pid for process in first]
