@@ -8,7 +8,7 @@ from referee.api import OptionSpec, TimeControl, TurnOrder, UsageError
 from referee.external.brutal import BrutalReferee
 from referee.external.channel import RefereeProcess
 from referee.external.gamefile import KEY_PATTERN, GameFile, read_game_file
-from referee.external.host import open_session
+from referee.external.host import compiled_host, open_session
 from referee.external.sdk import SdkReferee
 
 
@@ -37,6 +37,10 @@ class ExternalGame:
                                             turn_ms=game_file.turn_ms)
         else:                       # nominal: the SDK's defaults; the referee sends its own
             self.time_control = TimeControl()
+        if game_file.host is not None:
+            # compiled here, once, before any game (a missing javac is one line now, and a
+            # game's start is not the JDK's compile time)
+            compiled_host(game_file.host.java)
         self.option_specs = tuple(OptionSpec(key, value, "a game parameter of INIT (game file)")
                                   for key, value in game_file.parameters.items())
 
