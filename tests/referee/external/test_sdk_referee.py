@@ -135,3 +135,12 @@ def test_a_referee_that_cannot_start_is_one_line(tmp_path):
     assert result.reason.startswith("referee error: the referee of digits ended before the game "
                                     "did: exited with code 2")
     assert "unrecognized arguments" in result.referee_error
+
+
+def test_a_line_beyond_a_multi_line_answer_is_refused(tmp_path):
+    result = play(sdk_game(tmp_path, parameters={"turns": 2, "answer_lines": 2}),
+                  [["--digit", "3", "--lines", "3"], ["--digit", "1", "--lines", "2"]])
+    fault = result.players[0].fault
+    # refused as the answer's extra line, or at the next input when it came later
+    assert fault is not None and fault.kind is Fault.BAD_OUTPUT
+    assert "extra line" in fault.detail or "wrote output when none was expected" in fault.detail
