@@ -45,8 +45,8 @@ class BrutalReferee:
         self.players = players
         self.inputs = [[] for _ in range(players)]
         self.answered = [0] * players
-        self.channel = self.open_channel()
-        self.channel.write(([f"###Seed {seed}"] if self.seed_line else []) + [f"###Start {players}"])
+        self.channel = channel = self.open_channel()
+        channel.write(([f"###Seed {seed}"] if self.seed_line else []) + [f"###Start {players}"])
 
     def requests(self) -> Sequence[Request]:
         if self._asked is not None:
@@ -87,7 +87,7 @@ class BrutalReferee:
                 self.close()
                 return []
             self.answered[reply.seat] += 1
-            self.channel.write(list(reply.lines))
+            self._open().write(list(reply.lines))
         return []
 
     def outcome(self) -> RefereeOutcome:
@@ -119,15 +119,19 @@ class BrutalReferee:
         if self._line is not None:
             line, self._line = self._line, None
             return line
+        return self._open().read_line(deadline)
+
+    def _open(self) -> Channel:
         if self.channel is None:
             raise RefereeError(f"{self.label}: the referee is closed")
-        return self.channel.read_line(deadline)
+        return self.channel
 
     def _input_block(self, deadline: float) -> list[str]:
         """The lines after ###Input, up to the next ### line (kept for the next read)."""
-        lines = []
+        lines: list[str] = []
+        channel = self._open()
         while True:
-            line = self.channel.read_line(deadline)
+            line = channel.read_line(deadline)
             if line.startswith("###"):
                 self._line = line
                 return lines

@@ -115,7 +115,7 @@ def read_game_file(text: str | os.PathLike) -> GameFile:
         path=path,
         name=_name(data, path, problem),
         description=_text(data, "description", problem, default=f"external referee ({protocol})"),
-        protocol=protocol,
+        protocol=str(protocol),
         command=_command(data, path.parent, problem, required=host is None),
         players=_players(data.get("players"), problem),
         referee_timeout_ms=_milliseconds(data, "referee_timeout_ms", DEFAULT_REFEREE_TIMEOUT_MS,

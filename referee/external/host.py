@@ -169,6 +169,7 @@ def open_session(game_file: GameFile):
         _reap_dead_threads()
         host = _hosts.get(key)
     if host is None or host._proc.poll() is not None:
+        assert game_file.host is not None
         try:
             host = RefereeHost(game_file, game_file.host)
         except RefereeError as error:

@@ -107,9 +107,10 @@ class SdkReferee:
             if frame.scores is not None:
                 self.turn = frame.index
                 self.scores = frame.scores
-                self.channel.end_of_game()
+                self._open().end_of_game()
                 self.close()
                 break
+            assert frame.next_player is not None       # a frame ends at NEXT_PLAYER_INFO or SCORES
             seat, expected, limit_ms = frame.next_player
             lines = self._held.pop(seat, []) + frame.player_input
             if expected == 0:                   # a frame in which no player was executed
@@ -151,10 +152,13 @@ class SdkReferee:
             channel.close()
 
     # -- the protocol --------------------------------------------------------------------------
-    def _send(self, command: str, lines: Sequence[str] = ()) -> bool:
+    def _open(self) -> Channel:
         if self.channel is None:
             raise RefereeError(f"{self.label}: the referee is closed")
-        return self.channel.write(message(command, lines))
+        return self.channel
+
+    def _send(self, command: str, lines: Sequence[str] = ()) -> bool:
+        return self._open().write(message(command, lines))
 
     def _answer(self, lines: list[str], latency_ms: float | None) -> None:
         if self.monitoring:
@@ -173,14 +177,15 @@ class SdkReferee:
                 return frame
 
     def _read_message(self, deadline: float) -> tuple[str, list[str]]:
-        header = self.channel.read_line(deadline)
+        channel = self._open()
+        header = channel.read_line(deadline)
         match = HEADER.fullmatch(header.strip())
         if match is None or match.group(1) not in FRAME_COMMANDS:
             raise self._garbage(f"{_cut(header)} where a [[COMMAND] n] header was expected")
         count = int(match.group(2))
         if count > MAX_MESSAGE_LINES:
             raise self._garbage(f"a {match.group(1)} of {count} lines")
-        return match.group(1), [self.channel.read_line(deadline) for _ in range(count)]
+        return match.group(1), [channel.read_line(deadline) for _ in range(count)]
 
     def _take(self, frame: Frame, command: str, lines: list[str]) -> bool:
         """Put a message into ``frame``; True when it ends the frame."""
@@ -212,8 +217,8 @@ class SdkReferee:
         return False                        # INFOS: nothing in it a runner uses
 
     def _next_player(self, lines: list[str]) -> tuple[int, int, int]:
-        numbers = [_integer(line) for line in lines]
-        if len(numbers) != 3 or None in numbers:
+        numbers = [number for number in map(_integer, lines) if number is not None]
+        if len(lines) != 3 or len(numbers) != 3:
             raise self._garbage(f"NEXT_PLAYER_INFO {lines!r}: expected player, lines, time limit")
         seat, expected, limit_ms = numbers
         if not 0 <= seat < self.players or expected < 0 or limit_ms <= 0:

@@ -306,8 +306,10 @@ class BotProcess:
         self._buffer += chunk
         return len(chunk)
 
-    def read_line(self, started: float, timeout_s: float) -> Answer:
-        """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time)."""
+    def read_line(self, started: float, timeout_s: float, last: bool = True) -> Answer:
+        """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time).
+        ``last``: no more lines are expected this turn, so what follows it is refused; a line
+        of a multi-line answer before its last leaves the rest in the buffer."""
         buffer = self._buffer
         raw = now = None
         if not buffer:
@@ -328,7 +330,7 @@ class BotProcess:
                 finished = _now()
             raw = _line_before(buffer, newline)
             del buffer[:newline + 1]
-        if buffer or len(raw) > self.max_line_chars:
+        if (buffer and last) or len(raw) > self.max_line_chars:
             self._refuse_extra_or_long(raw)
         try:
             line = raw.decode()

@@ -19,7 +19,7 @@ def test_play_a_game_file_as_json_and_psyleague(tmp_path):
     path = sdk_game(tmp_path, "--monitoring", parameters={"turns": 3})
     result = _json(run_cli("play", str(path), digit_bot("--digit", "4"), digit_bot("--digit", "2"),
                            digit_bot("--digit", "4"), "--seed", "5", "--json"))
-    assert result["game"] == "digits" and result["options"] == {"turns": "3"}
+    assert result["game"] == "digits" and result["options"]["turns"] == "3"
     assert [player["score"] for player in result["players"]] == [12, 6, 12]
     assert [player["rank"] for player in result["players"]] == [0, 2, 0]
     league_view = _json(run_cli("play", str(path), digit_bot(), digit_bot("--digit", "9"),
@@ -136,7 +136,8 @@ def test_replay_run_view_and_sdk_log(tmp_path):
     sdk = json.loads(log.read_text())
     frames = len(sdk["views"])
     assert frames == recorded["result"]["turns"] and len(sdk["summaries"]) == frames
-    assert sdk["scores"] == {"0": 14, "1": 4} and sdk["uinput"] == ["seed=9\nturns=3\n"]
+    assert sdk["scores"] == {"0": 14, "1": 4}
+    assert sdk["uinput"] == ["seed=9\nfirst_ms=3000\nturn_ms=400\nturns=3\n"]
     assert sdk["outputs"]["0"][0] is None and len(sdk["outputs"]["0"]) == frames
     assert sdk["outputs"]["0"][1] == ""             # the frame with no player executed
     assert sdk["outputs"]["0"][2] == "7\n" and sdk["outputs"]["1"][2] is None

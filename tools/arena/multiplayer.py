@@ -12,7 +12,7 @@ seat-swapped pair, as in a two-player match.
 from __future__ import annotations
 
 import itertools
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Iterator, Sequence
 
 from tools.arena.schedule import GameJob, derive_seed
@@ -42,6 +42,7 @@ class SeatGroups:
     groups: int
     base_seed: int
     start: int = 0
+    _seatings: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 
     def __post_init__(self):
         object.__setattr__(self, "_seatings", rotations(self.lineup))
@@ -56,6 +57,8 @@ class SeatGroups:
         return self.groups * len(self._seatings)
 
     def __contains__(self, key: object) -> bool:
+        if not isinstance(key, tuple) or len(key) != 2:
+            return False
         group, seats = key
         return self.start <= group < self.start + self.groups and seats in self._seatings
 

@@ -22,21 +22,28 @@ def write_game_file(folder: Path, name: str, body: str) -> Path:
     return path
 
 
+# time limits roomy enough for Python bots on a loaded machine (timeouts are tested with sleeps)
+ROOMY = {"first_ms": 3000, "turn_ms": 400}
+
+
 def sdk_game(folder: Path, *flags: str, name: str = "digits", players: str = "[2, 4]",
              extra: str = "", parameters: dict | None = None) -> Path:
-    """A codingame game file for sdk_referee.py with ``flags``."""
+    """A codingame game file for sdk_referee.py with ``flags`` (roomy time limits unless the
+    parameters say otherwise)."""
     command = json.dumps([sys.executable, str(SDK_REFEREE), *flags])
-    table = "".join(f"{key} = {json.dumps(value)}\n" for key, value in (parameters or {}).items())
+    table = "".join(f"{key} = {json.dumps(value)}\n"
+                    for key, value in {**ROOMY, **(parameters or {})}.items())
     return write_game_file(folder, name, f'protocol = "codingame"\ncommand = {command}\n'
                            f"players = {players}\n{extra}\n[parameters]\n{table}")
 
 
 def brutal_game(folder: Path, *flags: str, name: str = "brutal", players: str = "[2, 4]",
-                extra: str = "") -> Path:
+                extra: str = "", first_turn_ms: int = 3000, turn_ms: int = 400) -> Path:
     """A brutaltester game file for brutal_referee.py with ``flags``."""
     command = json.dumps([sys.executable, str(BRUTAL_REFEREE), *flags])
     return write_game_file(folder, name, f'protocol = "brutaltester"\ncommand = {command}\n'
-                           f"players = {players}\n{extra}\n")
+                           f"players = {players}\nfirst_turn_ms = {first_turn_ms}\n"
+                           f"turn_ms = {turn_ms}\n{extra}\n")
 
 
 def play(path: Path, bots: list[list[str]], *, seed: int = 1, record: bool = True,

@@ -39,10 +39,10 @@ def test_multi_line_answers(tmp_path):
 
 
 def test_botarena_keeps_the_time_the_protocol_has_none(tmp_path):
-    path = brutal_game(tmp_path, "--turns", "4", extra="first_turn_ms = 2000\nturn_ms = 80")
+    path = brutal_game(tmp_path, "--turns", "4", first_turn_ms=3000, turn_ms=400)
     result = play(path, [["--digit", "1"], ["--digit", "2", "--sleep-at", "2"], ["--digit", "3"]])
     fault = result.players[1].fault
-    assert fault is not None and fault.kind is Fault.TIMEOUT and "90 ms" in fault.detail
+    assert fault is not None and fault.kind is Fault.TIMEOUT and "410 ms" in fault.detail
     # a fault ends the game: the faulty player last, the others sharing the first rank
     assert [player.rank for player in result.players] == [0, 2, 0]
     assert result.reason == "fault: seat 1 timeout"
@@ -50,15 +50,15 @@ def test_botarena_keeps_the_time_the_protocol_has_none(tmp_path):
 
 
 def test_the_first_answer_has_the_first_turns_time(tmp_path):
-    path = brutal_game(tmp_path, "--turns", "2", extra="first_turn_ms = 3000\nturn_ms = 80")
-    result = play(path, [["--digit", "1", "--sleep-at", "1", "--sleep-ms", "400"], ["--digit", "2"]])
+    path = brutal_game(tmp_path, "--turns", "2", first_turn_ms=4000, turn_ms=300)
+    result = play(path, [["--digit", "1", "--sleep-at", "1", "--sleep-ms", "1000"], ["--digit", "2"]])
     assert result.players[0].fault is None
 
 
 def test_the_time_control_given_to_the_game_applies(tmp_path):
     path = brutal_game(tmp_path, "--turns", "2")
     result = play(path, [["--digit", "1", "--sleep-at", "2"], ["--digit", "2"]],
-                  time_control=TimeControl(first_turn_ms=1000, turn_ms=8000))
+                  time_control=TimeControl(first_turn_ms=5000, turn_ms=8000))
     assert result.players[0].fault is None          # a 5 s sleep within 8 s
 
 

@@ -18,7 +18,8 @@ def test_a_whole_file_is_read(tmp_path):
     assert game.name == "digits" and game.protocol == "codingame"
     assert game.players == (2, 4) and game.referee_timeout_ms == 5000
     assert game.command[1:] == (str(SDK_REFEREE), "--monitoring")
-    assert game.parameters == {"turns": "3", "fast": "true", "label": "x"}
+    assert game.parameters == {"first_ms": "3000", "turn_ms": "400", "turns": "3", "fast": "true",
+                               "label": "x"}
 
 
 def test_relative_paths_start_from_the_files_folder(tmp_path):
@@ -97,8 +98,9 @@ def test_load_game_takes_a_built_in_name_or_a_path(tmp_path):
 
 def test_options_override_the_parameters_and_are_checked(tmp_path):
     game = load_game(str(sdk_game(tmp_path, parameters={"turns": 3})))
-    assert game.parse_options({}) == {"turns": "3"}
-    assert game.parse_options({"turns": "7", "x.y": "z"}) == {"turns": "7", "x.y": "z"}
+    roomy = {"first_ms": "3000", "turn_ms": "400"}
+    assert game.parse_options({}) == {**roomy, "turns": "3"}
+    assert game.parse_options({"turns": "7", "x.y": "z"}) == {**roomy, "turns": "7", "x.y": "z"}
     with pytest.raises(UsageError, match="the seed is --seed"):
         game.parse_options({"seed": "3"})
     brutal = write_game_file(tmp_path, "b", f'protocol = "brutaltester"\ncommand = "{sys.executable}"\n'

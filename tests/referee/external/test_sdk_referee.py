@@ -30,7 +30,7 @@ def test_a_whole_game_scores_and_ranks_as_the_referee_says(tmp_path, players):
                                                          for seat in range(players)]
     assert [player.rank for player in result.players] == list(range(players))[::-1]
     assert result.winner == players - 1
-    # every seat asked each turn, with the referee's time limits: 1000 ms first, then 50
+    # every seat asked each turn
     assert [len(_inputs(result, seat)) for seat in range(players)] == [3] * players
     assert _inputs(result, 0)[0] == [f"{players} 0", "1 0"]
     assert result.turns == 3 * players + 1          # frames, the last one unasked
@@ -52,7 +52,7 @@ def test_monitoring_sends_each_answers_own_milliseconds(tmp_path):
     assert sent == measured and len(sent) == 6
     limits = [frame["limit_ms"] for record in result.records
               for frame in (record.notes or {}).get("frames", []) if "limit_ms" in frame]
-    assert limits == [1050, 1050] + [100] * 4         # the referee's, with its 50 ms allowance
+    assert limits == [3050, 3050] + [450] * 4         # the referee's, with its 50 ms allowance
 
 
 @pytest.mark.parametrize("flags", [(), ("--monitoring",)])
@@ -135,3 +135,12 @@ def test_a_referee_that_cannot_start_is_one_line(tmp_path):
     assert result.reason.startswith("referee error: the referee of digits ended before the game "
                                     "did: exited with code 2")
     assert "unrecognized arguments" in result.referee_error
+
+
+def test_a_line_beyond_a_multi_line_answer_is_refused(tmp_path):
+    result = play(sdk_game(tmp_path, parameters={"turns": 2, "answer_lines": 2}),
+                  [["--digit", "3", "--lines", "3"], ["--digit", "1", "--lines", "2"]])
+    fault = result.players[0].fault
+    # refused as the answer's extra line, or at the next input when it came later
+    assert fault is not None and fault.kind is Fault.BAD_OUTPUT
+    assert "extra line" in fault.detail or "wrote output when none was expected" in fault.detail
