@@ -302,8 +302,9 @@ class Player(Protocol):
         """Write the input lines; returns the time (perf_counter) the answer's deadline runs from."""
         ...
 
-    def read_line(self, started: float, timeout_s: float) -> Answer:
-        """The next answer line, due ``timeout_s`` after ``started``."""
+    def read_line(self, started: float, timeout_s: float, last: bool = True) -> Answer:
+        """The next answer line, due ``timeout_s`` after ``started``; ``last`` False: more
+        lines of the same answer follow (a multi-line answer), so they are not extra output."""
         ...
 
     def take_stderr(self) -> str:

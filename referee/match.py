@@ -245,7 +245,8 @@ class _Match:
                     timeout_s: float) -> tuple[tuple[str, ...], Answer]:
         """``count`` lines against one deadline; the answer's latency is the last line's, its
         CPU time the sum of the lines' readings."""
-        answers = [player.read_line(started, timeout_s) for _ in range(count)]
+        answers = [player.read_line(started, timeout_s, index == count - 1)
+                   for index in range(count)]
         cpu = [answer.cpu_ms for answer in answers if answer.cpu_ms is not None]
         waits = [answer.wait_ms for answer in answers if answer.wait_ms is not None]
         last = answers[-1]

@@ -46,9 +46,9 @@ class LoggedPlayer:
             self._fault(fault)
             raise
 
-    def read_line(self, started: float, timeout_s: float) -> Answer:
+    def read_line(self, started: float, timeout_s: float, last: bool = True) -> Answer:
         try:
-            answer = self.player.read_line(started, timeout_s)
+            answer = self.player.read_line(started, timeout_s, last)
         except BotFault as fault:
             self._fault(fault)
             raise

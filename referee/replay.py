@@ -110,6 +110,8 @@ def check_shape(replay: dict, where: str) -> None:
     for key in ("game", "players", "turns", "seed", "result", "time_control"):
         need(key in replay, f"{key!r}", "present (the file is not a whole replay)")
     need(isinstance(replay["game"], str), "'game'", "a game name")
+    need(replay.get("game_file") is None or isinstance(replay["game_file"], str), "'game_file'",
+         "the path of a game file")
     need(_is_int(replay["seed"]) and SEED_RANGE[0] <= replay["seed"] <= SEED_RANGE[1], "'seed'",
          "an integer that fits in 64 bits")
     need(isinstance(replay.get("options", {}), dict), "'options'", "an object")

@@ -15,6 +15,7 @@ from typing import Any, NoReturn
 
 from referee.api import Fault, FaultRecord, Game, InvalidAction, TurnOrder
 from referee.result import settle
+from referee.rules_referee import fault_scores
 
 
 @dataclass(frozen=True)
@@ -134,7 +135,11 @@ class _Check:
 
     def _compare_result(self) -> None:
         result = self.replay["result"]
-        scores = [float(score) for score in self.state.scores()]
+        raw = [float(score) for score in self.state.scores()]
+        faulted = {seat for seat, fault in enumerate(self.faults) if fault is not None}
+        scores = list(fault_scores(raw, faulted))
+        if faulted and [player["score"] for player in result["players"]] == raw:
+            scores = raw        # written before a faulted seat scored -1: its rules' score kept
         ranks, reason, winner = settle(scores, self.faults, self.state.end_reason)
         for seat in range(len(result["players"])):
             fault = _fault_key(self.faults[seat])

@@ -7,12 +7,24 @@ answer: what does not change in a game is looked up once, in ``start``.
 """
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Collection, Sequence
 from typing import Any
 
 from referee.api import Game, InvalidAction, RefereeOutcome, Reply, Request, State, TimeControl
 
+FAULT_SCORE = -1.0                  # a seat that faulted, in a game of several players
 _NONE_REFUSED: tuple[tuple[int, str], ...] = ()
+
+
+def fault_scores(scores: Sequence[float], faulted: Collection[int]) -> tuple[float, ...]:
+    """The rules' scores with each seat that faulted scored -1 in a game of several players, as
+    CodinGame's referees score a deactivated player (Xmas Rush's official referee included), so
+    a built-in game and its official referee agree in every field. A single player keeps its
+    score (a solo game compares seeds: its fault already loses)."""
+    if len(scores) < 2 or not faulted:
+        return tuple(float(score) for score in scores)
+    return tuple(FAULT_SCORE if seat in faulted else float(score)
+                 for seat, score in enumerate(scores))
 
 
 def _codec_function(game: Game, name: str) -> Callable:
@@ -31,7 +43,7 @@ class RulesReferee:
     def __init__(self, game: Game, options: dict[str, Any], clock: TimeControl):
         self.game, self.options, self.clock = game, options, clock
         self.turn = 0
-        self._faulted = False
+        self._faulted: set[int] = set()     # the seats that faulted (the game then ends)
         self._asked: list[int] = []
 
     def start(self, seed: int, players: int) -> None:
@@ -63,14 +75,14 @@ class RulesReferee:
         actions, refused = [], None
         for reply in replies:
             if reply.fault is not None:
-                self._faulted = True
+                self._faulted.add(reply.seat)
                 continue
             try:
                 actions.append(parse_action(state, reply.seat, reply.lines[0]))
             except InvalidAction as invalid:
                 refused = (refused or []) + [(reply.seat, str(invalid))]
         if refused is not None:
-            self._faulted = True
+            self._faulted.update(seat for seat, _ in refused)
             return refused
         if not self._faulted:
             state.apply(actions)
@@ -78,7 +90,7 @@ class RulesReferee:
 
     def outcome(self) -> RefereeOutcome:
         state = self.state
-        scores = tuple(float(score) for score in state.scores())
+        scores = fault_scores(state.scores(), self._faulted)
         # the rules' end reason of a game a fault cut off is not asked for (the position is
         # not an ended game; the loop names the faults instead)
         reason = "" if self._faulted else state.end_reason()

@@ -46,7 +46,7 @@ class ScriptedPlayer:
         self._pending.extend(lines)
         return time.perf_counter()
 
-    def read_line(self, started: float, timeout_s: float) -> Answer:
+    def read_line(self, started: float, timeout_s: float, last: bool = True) -> Answer:
         if not self._lines:
             block, self._pending = self._pending, []
             self.inputs.append(block)

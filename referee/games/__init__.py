@@ -13,10 +13,20 @@ def game_names() -> list[str]:
 
 
 def load_game(name: str) -> Game:
-    """The game called ``name``; UsageError naming the known games otherwise, or the folder
-    when it holds no game (one being written, say)."""
-    if name not in game_names():
-        raise UsageError(f"unknown game {name!r} (known: {', '.join(game_names())})")
+    """The game called ``name``, or the game file at that path (an external referee, see
+    ``referee.external``); UsageError naming the known games otherwise, or the folder when it
+    holds no game (one being written, say)."""
+    if name in game_names():
+        return _builtin_game(name)
+    from referee.external.gamefile import looks_like_game_file
+    if looks_like_game_file(name):
+        from referee.external.game import load_game_file
+        return load_game_file(name)
+    raise UsageError(f"unknown game {name!r} (known: {', '.join(game_names())}; or a path to a "
+                     "game file, NAME.toml: see docs/codingame-referees.md)")
+
+
+def _builtin_game(name: str) -> Game:
     module = importlib.import_module(f"referee.games.{name}")
     game = getattr(module, "GAME", None)
     if not isinstance(game, Game):

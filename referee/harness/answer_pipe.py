@@ -150,8 +150,10 @@ class AnswerPipe:
         self._buffer += chunk
         return len(chunk)
 
-    def read_line(self, started: float, timeout_s: float) -> Answer:
-        """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time)."""
+    def read_line(self, started: float, timeout_s: float, last: bool = True) -> Answer:
+        """The next answer line, due ``timeout_s`` after ``started`` (a perf_counter time).
+        ``last``: no more lines are expected this turn, so what follows it is refused; a line
+        of a multi-line answer before its last leaves the rest in the buffer."""
         buffer = self._buffer
         raw: bytes | bytearray | None
         now: float | None
@@ -174,7 +176,7 @@ class AnswerPipe:
                 finished = _now()
             raw = _line_before(buffer, newline)
             del buffer[:newline + 1]
-        if buffer or len(raw) > self.max_line_chars:
+        if (buffer and last) or len(raw) > self.max_line_chars:
             self._refuse_extra_or_long(raw)
         try:
             line = raw.decode()

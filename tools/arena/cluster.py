@@ -82,7 +82,7 @@ def _worker_arena(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> Arena:
         for name, text in bots:
             key = (spec.game, text, spec.workdir)
             if key not in _players:
-                _players[key] = resolve_bot(spec.game, text, workdir=spec.workdir)
+                _players[key] = resolve_bot(_games[spec.game].name, text, workdir=spec.workdir)
             players[name] = dataclasses.replace(_players[key], name=name)
     return Arena(_games[spec.game], spec.options, spec.time_control, spec.limits, players)
 
@@ -202,8 +202,9 @@ class DaskExecutor:
     @classmethod
     def open(cls, arena: Arena, address: str, bot_texts: dict[str, str],
              workdir: str | None) -> "DaskExecutor":
-        spec = ArenaSpec(arena.game.name, arena.options, arena.time_control, arena.limits,
-                         workdir)
+        # a game file goes by its path (the workers load it: the same path must hold it there)
+        spec = ArenaSpec(getattr(arena.game, "source", arena.game.name), arena.options,
+                         arena.time_control, arena.limits, workdir)
         client, cluster = _connect(address)
         executor = cls(client, cluster, spec, bot_texts)
         try:

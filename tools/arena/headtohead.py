@@ -1,11 +1,14 @@
-"""Two bots in seat-swapped pairs of games (or seed by seed, for a one-player game), rated from
-the first one's point of view, with an SPRT that stops the run as soon as it decides: what
+"""Two bots in seat-swapped pairs of games (or seed by seed, for a one-player game; or, in a game
+of more players, the first bot once in every seat and the second in the others, see
+tools.arena.multiplayer), rated from the first one's point of view, with an SPRT that stops the run as soon as it decides: what
 ``botarena match`` plays, callable from Python with a :class:`~tools.arena.settings.Settings`."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from typing import Callable
 
 from tools import stats
+from tools.arena.multiplayer import SeatGroups, group_count, match_lineup, pairwise_records
 from tools.arena.schedule import paired_jobs
 from tools.arena.settings import Settings
 from tools.arena.solo import SoloComparisons, solo_jobs
@@ -23,6 +26,7 @@ class HeadToHeadResult:
     tally: HeadToHead
     status_lines: list[str]
     interrupted: bool
+    players: int                            # seats a game
 
 
 class _Sprt:
@@ -62,6 +66,10 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
             tally.solo = True
             feed = SoloComparisons([(first, second)], tally.add).add
             jobs = solo_jobs([first, second], games, tournament.game_seeds)
+        elif tournament.players > 2:
+            lineup = match_lineup(first, second, tournament.players)
+            jobs = SeatGroups(lineup, group_count(games, lineup), tournament.game_seeds)
+            feed = _pairwise_feed(tally)
         else:
             feed = tally.add
             jobs = paired_jobs(first, second, pairs, tournament.game_seeds)
@@ -75,8 +83,17 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
 
         outcome = tournament.play(jobs, on_record, tally.progress_text, stop_before=decided)
         summary = tally.summary()
-        summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted)
+        summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted,
+                       players=tournament.players)
         if test is not None:
             summary["sprt"] = test.summary()
         return HeadToHeadResult(summary, tally, tournament.status_lines(outcome),
-                                outcome.interrupted)
+                                outcome.interrupted, tournament.players)
+
+
+def _pairwise_feed(tally: HeadToHead) -> Callable[[dict], None]:
+    """A game of several seats counted as its seat-swapped pairwise results."""
+    def feed(record: dict) -> None:
+        for pair in pairwise_records(record, paired=True):
+            tally.add(pair)
+    return feed

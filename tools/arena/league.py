@@ -15,7 +15,9 @@ from tools.arena.tournament import Tournament, pair_count
 @dataclass(frozen=True, slots=True)
 class LeagueResult:
     """``ratings`` best first (``anchor`` rated 0, or their mean 0); ``standings`` holds every
-    game's figures (``to_json``, ``table_lines``, ``matrix_lines``)."""
+    game's figures (``to_json``, ``table_lines``, ``matrix_lines``, ``win_matrix_lines``);
+    ``players``: seats a game (more than two: lineups rotated through the seats, each game
+    counted as its seats' pairwise results, see tools.arena.multiplayer)."""
 
     game: str
     standings: Standings
@@ -25,11 +27,13 @@ class LeagueResult:
     seed: int
     status_lines: list[str]
     interrupted: bool
+    players: int
 
     def to_json(self) -> dict:
         """What ``league --json`` prints."""
         summary = self.standings.to_json(self.ratings)
-        summary.update(seed=self.seed, anchor=self.anchor, interrupted=self.interrupted)
+        summary.update(seed=self.seed, anchor=self.anchor, interrupted=self.interrupted,
+                       players=self.players)
         return summary
 
 
@@ -51,12 +55,14 @@ def play_league(settings: Settings, bots: Sequence[str], *, games: int = 20,
             matchups = gauntlet_of(_named(gauntlet, texts, names, "--gauntlet"), names)
         else:
             matchups = round_robin(names)
-        standings = Standings(names, matchups, solo=tournament.solo)
+        standings = Standings(names, matchups, solo=tournament.solo,
+                              players=tournament.players)
         outcome = tournament.play(standings.jobs(games, tournament.game_seeds), standings.add,
                                   standings.progress_text)
         return LeagueResult(tournament.game.name, standings, standings.ratings(anchor_name),
                             anchor_name, len(matchups), tournament.base_seed,
-                            tournament.status_lines(outcome), outcome.interrupted)
+                            tournament.status_lines(outcome), outcome.interrupted,
+                            tournament.players)
 
 
 def _named(text: str | None, texts: list[str], names: list[str], flag: str) -> str | None:

@@ -74,18 +74,20 @@ class PairedJobs:
 @dataclass(frozen=True)
 class Interleaved:
     """Several matchups round-robin, one pair (two games) of each in turn, so every matchup
-    advances together."""
+    advances together (``chunk``: games of one matchup in a row, a seed group's)."""
 
     schedules: tuple[Schedule, ...]
+    chunk: int = 2
 
     def __iter__(self) -> Iterator[GameJob]:
         sources = [iter(schedule) for schedule in self.schedules]
+        size = self.chunk
         while sources:
             still = []
             for source in sources:
-                chunk = list(itertools.islice(source, 2))
+                chunk = list(itertools.islice(source, size))
                 yield from chunk
-                if len(chunk) == 2:
+                if len(chunk) == size:
                     still.append(source)
             sources = still
 
@@ -122,8 +124,8 @@ def paired_jobs(first: str, second: str, pairs: int, base_seed: int, start: int 
     return PairedJobs(first, second, pairs, base_seed, start)
 
 
-def interleave(schedules: Sequence[Schedule]) -> Interleaved:
-    return Interleaved(tuple(schedules))
+def interleave(schedules: Sequence[Schedule], chunk: int = 2) -> Interleaved:
+    return Interleaved(tuple(schedules), chunk)
 
 
 def solo_jobs(names: Sequence[str], seeds: int, base_seed: int) -> SoloJobs:

@@ -47,6 +47,9 @@ def game_setup(settings: Settings) -> tuple[Game, dict, TimeControl]:
     options = game.parse_options(dict(settings.options))
     clock = time_control_with(game.time_control, settings.time_changes(),
                               lambda field: f"--{field.replace('_', '-')}")
+    check_time_control = getattr(game, "check_time_control", None)     # a game file's referee
+    if check_time_control is not None:
+        check_time_control(clock)
     settings.limits.check()
     seed = settings.seed
     if seed is not None and not MIN_SEED <= seed <= MAX_SEED:

@@ -6,6 +6,7 @@ import itertools
 from typing import Sequence
 
 from tools import stats
+from tools.arena.multiplayer import SeatGroups, group_count, league_lineups, pairwise_records
 from tools.arena.schedule import Schedule, interleave, paired_jobs, solo_jobs
 from tools.arena.solo import SoloComparisons
 from tools.arena.tally import HeadToHead, format_bounds, format_elo
@@ -23,10 +24,15 @@ class Standings:
     """Tallies of every matchup of a league, ratings and tables from them."""
 
     def __init__(self, names: Sequence[str], matchups: Sequence[tuple[str, str]], *,
-                 solo: bool = False):
+                 solo: bool = False, players: int = 2):
         self.names = list(names)
         self.tallies = {frozenset(pair): HeadToHead(*pair) for pair in matchups}
         self.solo = solo
+        self.players = players          # per game: more than 2 plays lineups, see multiplayer
+        self.lineups = [lineup for lineup in league_lineups(self.names, players)
+                        if any(frozenset(pair) in self.tallies
+                               for pair in itertools.combinations(set(lineup), 2))] \
+            if players > 2 else []
         self._comparisons = SoloComparisons(matchups, self._add_game) if solo else None
         for tally in self.tallies.values():
             tally.solo = solo
@@ -36,6 +42,10 @@ class Standings:
         together; for a single-player game, every bot once per seed."""
         if self.solo:
             return solo_jobs(self.names, games, base_seed)
+        if self.lineups:
+            groups = [SeatGroups(lineup, group_count(games, lineup), base_seed)
+                      for lineup in self.lineups]
+            return interleave(groups, chunk=self.players)
         pairs = (games + 1) // 2
         return interleave([paired_jobs(tally.first, tally.second, pairs, base_seed)
                            for tally in self.tallies.values()])
@@ -48,6 +58,12 @@ class Standings:
         return False
 
     def _add_game(self, record: dict) -> None:
+        if len(record["seats"]) > 2:
+            for pair in pairwise_records(record, paired=False):
+                tally = self.tallies.get(frozenset(pair["seats"]))
+                if tally is not None:
+                    tally.add(pair)
+            return
         self.tallies[frozenset(record["seats"])].add(record)
 
     @property
@@ -61,6 +77,13 @@ class Standings:
             return 0.0, 0
         points = tally.points if tally.first == row else tally.games - tally.points
         return points, tally.games
+
+    def wins(self, row: str, column: str) -> tuple[int, int]:
+        """``row``'s wins and games against ``column`` (brutaltester's matrix: draws not won)."""
+        tally = self.tallies.get(frozenset((row, column)))
+        if tally is None or row == column:
+            return 0, 0
+        return (tally.wins if tally.first == row else tally.losses), tally.games
 
     def ratings(self, anchor: str | None = None) -> list[stats.Rating]:
         count = len(self.names)
@@ -98,7 +121,9 @@ class Standings:
             for column in self.names:
                 points, games = self.points(row, column)
                 if games:
-                    cells[column] = {"games": games, "score": round(points / games, 4)}
+                    wins = self.wins(row, column)[0]
+                    cells[column] = {"games": games, "score": round(points / games, 4),
+                                     "wins": wins}
             matrix[row] = cells
         return {"games": self.games,
                 "ratings": [{"bot": r.name, "elo": round(r.elo, 1),
@@ -129,5 +154,19 @@ class Standings:
             for column in order:
                 points, games = self.points(row, column)
                 cells.append(f"{points / games:>6.1%}" if games else f"{'-':>6}")
+            lines.append(f"{place:>2}  {row:<{width}}  " + "  ".join(cells))
+        return lines
+
+    def win_matrix_lines(self, order: Sequence[str]) -> list[str]:
+        """Row's wins against column over their games (draws count for neither), as
+        brutaltester prints its results."""
+        width = max(len(name) for name in order)
+        lines = ["wins of row vs column (draws not counted, as brutaltester shows):",
+                 f"{'':>2}  {'':<{width}}  " + "  ".join(f"{n:>6}" for n in range(1, len(order) + 1))]
+        for place, row in enumerate(order, 1):
+            cells = []
+            for column in order:
+                wins, games = self.wins(row, column)
+                cells.append(f"{wins / games:>6.1%}" if games else f"{'-':>6}")
             lines.append(f"{place:>2}  {row:<{width}}  " + "  ".join(cells))
         return lines

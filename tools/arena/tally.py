@@ -51,10 +51,17 @@ class HeadToHead:
         seats = record["seats"]
         score = game_score(record, self.first, self.second)
         column = 0 if score == WIN else 1 if score == DRAW else 2
-        self.by_seat[seats.index(self.first)][column] += 1
-        if not self.solo:                 # a comparison of solo games is one game per seed
+        # a pair of seats of a bigger game (tools.arena.multiplayer) names its real seats
+        seat = (record.get("seat_numbers") or range(len(seats)))[seats.index(self.first)]
+        while len(self.by_seat) <= seat:
+            self.by_seat.append([0, 0, 0])
+        self.by_seat[seat][column] += 1
+        if not self.solo and record["pair"] is not None:   # solo: one game per seed
             self._count_pair(record["pair"], score)
+        counted = record.get("counted") or (True,) * len(seats)
         for seat, name in enumerate(seats):
+            if not counted[seat]:
+                continue
             self.scores[name][record["players"][seat]["score"]] += 1
             fault = record["players"][seat].get("fault")
             if fault:
@@ -75,15 +82,15 @@ class HeadToHead:
     # -- counts -------------------------------------------------------------------------------
     @property
     def wins(self) -> int:
-        return self.by_seat[0][0] + self.by_seat[1][0]
+        return sum(row[0] for row in self.by_seat)
 
     @property
     def draws(self) -> int:
-        return self.by_seat[0][1] + self.by_seat[1][1]
+        return sum(row[1] for row in self.by_seat)
 
     @property
     def losses(self) -> int:
-        return self.by_seat[0][2] + self.by_seat[1][2]
+        return sum(row[2] for row in self.by_seat)
 
     @property
     def games(self) -> int:
@@ -221,7 +228,7 @@ class LatencyCounts:
 def rerun_command(record: dict, seats: list[str] | None = None) -> str:
     """The ``botarena play`` command that plays the game of ``record`` again, with a replay
     (``seats``: the bots to name, for one bot's game of a single-player comparison)."""
-    seats = seats or record["seats"]
+    seats = seats or record.get("game_seats") or record["seats"]
     words = ["botarena", "play", record.get("game", "GAME"),
              *(_COPY_SUFFIX.sub("", name) for name in seats), "--seed", str(record["seed"])]
     for key, value in (record.get("options") or {}).items():

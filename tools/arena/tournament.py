@@ -12,11 +12,13 @@ from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
 from referee.match import MatchResult
+from referee.external.game import replay_fields
 from referee.replay import to_replay, write_replay
 from referee.harness.process import BotStartError
 from tools.arena.arena import Arena, worker_count
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
+from tools.arena.multiplayer import players_per_game
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
 from tools.arena.runner import GameJob, RunOutcome, run_jobs, to_record
@@ -71,9 +73,12 @@ class Tournament:
         self.game, self.options, self.clock = game_setup(settings)
         low, high = self.game.seats
         self.solo = (low, high) == (1, 1)     # compared seed by seed: see tools.arena.solo
-        if not (self.solo or low <= 2 <= high):
-            raise UsageError(f"{command} plays bots one against one; {self.game.name} is a "
-                             f"game for {low if low == high else f'{low} to {high}'} players")
+        # games of more players: lineups rotated through the seats, see tools.arena.multiplayer
+        self.players = 1 if self.solo else players_per_game(self.game.seats)
+        if self.players > 2 and command not in ("match", "league"):
+            raise UsageError(f"{command} plays two-player games; {self.game.name} is a game "
+                             f"for {low if low == high else f'{low} to {high}'} players (match "
+                             "and league play it)")
         self.bots = distinct_names(bot_texts)
         self.bot_texts = dict(zip(self.bots, bot_texts))
         self.cluster, self.workdir = settings.cluster, settings.workdir
@@ -186,7 +191,8 @@ class Tournament:
         """Write the game's replay into the --replays folder; its path as the results line
         gives it (relative to the results file's folder, where ``view FILE.jsonl:LINE`` looks)."""
         path = self.replays / replay_name(job)
-        write_replay(path, to_replay(result, self.arena.seat_players(job), self.clock))
+        write_replay(path, {**to_replay(result, self.arena.seat_players(job), self.clock),
+                            **replay_fields(self.game)})
         base = self.results.path.parent if self.results is not None else Path.cwd()
         return os.path.relpath(path, base)
 

@@ -1,21 +1,41 @@
-"""``botarena games``: the games, a line each, with their options."""
+"""``botarena games``: the games, a line each, with their options; or one game (a game file)."""
 from __future__ import annotations
 
 from referee.games import game_names, load_game
 
 
 def register(commands) -> None:
-    parser = commands.add_parser("games", help="list the games and their options")
+    parser = commands.add_parser("games", help="list the games and their options",
+                                 description="List the built-in games, or describe GAME (a "
+                                 "built-in name or a game file, see docs/codingame-referees.md).")
+    parser.add_argument("game", nargs="?", metavar="GAME")
     parser.set_defaults(func=run)
 
 
 def run(args) -> int:
-    games = {name: load_game(name) for name in game_names()}    # a broken folder: one line, first
-    for name, game in games.items():
-        clock = game.time_control
-        print(f"{name:<18} {game.description}")
-        print(f"{'':<18} {game.turn_order.value}, {game.seats[0]}-{game.seats[1]} players, "
-              f"{clock.first_turn_ms} ms first turn, {clock.turn_ms} ms after")
-        for spec in game.option_specs:
-            print(f"{'':<18}   --option {spec.name}={spec.default}  {spec.help}")
+    # every game loaded before any is printed: a broken folder is one line, first
+    games = [load_game(name) for name in ([args.game] if args.game else game_names())]
+    for game in games:
+        print("\n".join(describe(game)))
+    if not args.game:
+        print("or a game file (NAME.toml) that runs a CodinGame or brutaltester referee: "
+              "see docs/codingame-referees.md")
     return 0
+
+
+def describe(game) -> list[str]:
+    clock = game.time_control
+    lines = [f"{game.name:<18} {game.description}"]
+    if getattr(game, "external", False):
+        file = game.file
+        timing = (f"{clock.first_turn_ms} ms first turn, {clock.turn_ms} ms after"
+                  if file.protocol == "brutaltester" else "time limits from the referee")
+        runner = "one JVM per job slot (host)" if file.host else "one referee process a game"
+        lines.append(f"{'':<18} game file {file.path}: {file.protocol} protocol, "
+                     f"{game.seats[0]}-{game.seats[1]} players, {timing}, {runner}")
+    else:
+        lines.append(f"{'':<18} {game.turn_order.value}, {game.seats[0]}-{game.seats[1]} players, "
+                     f"{clock.first_turn_ms} ms first turn, {clock.turn_ms} ms after")
+    for spec in game.option_specs:
+        lines.append(f"{'':<18}   --option {spec.name}={spec.default}  {spec.help}")
+    return lines

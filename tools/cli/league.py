@@ -31,7 +31,12 @@ def run(args) -> int:
         standings = result.standings
         lines = [f"{result.game} league: {len(standings.names)} bots, {result.matchups} matchups, "
                  f"{standings.games} games"]
+        if result.players > 2:
+            lines[0] = (f"{result.game} league: {len(standings.names)} bots, "
+                        f"{len(standings.lineups)} lineups of {result.players} (each rotated "
+                        f"through the seats per seed), {standings.games} pairwise results")
         lines += standings.table_lines(result.ratings, result.anchor) + [""]
-        lines += standings.matrix_lines([rating.name for rating in result.ratings])
+        order = [rating.name for rating in result.ratings]
+        lines += standings.matrix_lines(order) + [""] + standings.win_matrix_lines(order)
         print("\n".join(lines + result.status_lines))
     return 130 if result.interrupted else 0

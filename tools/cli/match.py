@@ -41,8 +41,17 @@ def run(args) -> int:
         lines = summary_lines(result.summary)
         if sprt is not None:
             lines.append(sprt_text(result.summary["sprt"]))
+        if result.players > 2:
+            lines.insert(1, _seating_text(result.players))
         print("\n".join(lines + result.status_lines))
     return 130 if result.interrupted else 0
+
+
+def _seating_text(players: int) -> str:
+    return (f"  {players}-player game: BOT_A took each seat once per seed, BOT_B the other "
+            f"{players - 1} seats, so seat advantage cancels; each game counts as {players - 1} "
+            "results of BOT_A against one BOT_B (rank against rank), seat-swapped pairs within "
+            "a seed")
 
 
 def sprt_text(sprt: dict) -> str:

@@ -12,6 +12,8 @@ from typing import Iterator
 
 from referee.api import UsageError
 from referee.match import MatchResult, play_match
+from referee.external.game import replay_fields
+from referee.external.sdk_log import write_sdk_log
 from referee.player_log import log
 from referee.replay import to_replay, write_replay
 from tools.arena.botspec import command_of, for_game, resolve_bot
@@ -31,6 +33,9 @@ def register(commands) -> None:
     parser.add_argument("--psyleague", action="store_true",
                         help="print psyleague's play_game object (ranks, errors, player_data)")
     parser.add_argument("--replay", metavar="FILE", help="write the replay JSON here")
+    parser.add_argument("--sdk-log", metavar="FILE.json",
+                        help="a game file's CodinGame referee: write the SDK's JSON game log "
+                        "(the format of CodinGame's viewer) here")
     parser.add_argument("--view", metavar="FILE.html",
                         help="write the game as an HTML page here (see: botarena view)")
     parser.add_argument("--quiet", action="store_true", help="no progress bar")
@@ -52,6 +57,12 @@ def run(args) -> int:
         check_output_file(args.replay, "--replay")
     if args.view is not None:
         check_output_file(args.view, "--view")
+    if args.sdk_log is not None:
+        if getattr(game, "protocol", None) != "codingame":
+            raise UsageError(f"--sdk-log: {game.name} is not a CodinGame referee's game (a game "
+                             "file of protocol \"codingame\")")
+        check_output_file(args.sdk_log, "--sdk-log")
+    recording = bool(args.replay or args.view or args.sdk_log)
     seed = settings.seed if settings.seed is not None else random.randrange(2**31)
     # built-in bots without --seed get one from the game seed and their seat (same seed,
     # same game); their name becomes the command that plays it again
@@ -64,15 +75,16 @@ def run(args) -> int:
     try:
         with _lines_logged(args.verbose):
             result = play_match(game, players, seed=seed, options=options, time_control=clock,
-                                record=bool(args.replay or args.view),
-                                **settings.limits.to_kwargs(),
+                                record=recording, **settings.limits.to_kwargs(),
                                 on_turn=None if progress is None else (lambda turn: progress.update(1)))
     finally:
         if progress is not None:
             progress.close()
-    replay = to_replay(result, players, clock) if args.replay or args.view else None
+    replay = {**to_replay(result, players, clock), **replay_fields(game)} if recording else None
     if args.replay:
         write_replay(args.replay, replay)
+    if args.sdk_log:
+        write_sdk_log(args.sdk_log, replay)
     if args.view:
         from tools.view.frames import page_data
         from tools.view.page import write_page

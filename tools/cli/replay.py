@@ -11,6 +11,8 @@ import shlex
 import sys
 
 from referee.api import Game, TimeControl, UsageError
+from referee.external.game import replay_fields
+from referee.external.sdk_log import write_sdk_log
 from referee.games import load_game
 from referee.match import PlayerSpec, play_match
 from referee.replay import read_replay, to_replay, write_replay
@@ -37,6 +39,9 @@ def register(commands) -> None:
                         help="re-run the replay's bot commands without asking")
     parser.add_argument("--json", action="store_true", help="print the new result as one JSON object")
     add_output_argument(parser, "FILE", "write the new game's replay here", old="--out")
+    parser.add_argument("--sdk-log", metavar="FILE.json",
+                        help="write the recorded game as the SDK's JSON game log (a CodinGame "
+                        "referee's game, played with a game file); runs nothing")
     parser.set_defaults(func=run)
 
 
@@ -46,7 +51,17 @@ def run(args) -> int:
     if args.output is not None:
         check_output_file(args.output, "-o")
     replay = read_replay(args.file)
+    if args.sdk_log is not None:
+        if args.verify or args.run or args.output:
+            raise UsageError("--sdk-log converts the recorded game; it runs and checks nothing")
+        check_output_file(args.sdk_log, "--sdk-log")
+        write_sdk_log(args.sdk_log, replay)
+        print(f"wrote {args.sdk_log}")
+        return 0
     game, options, clock = replay_setup(replay, args.file)
+    if args.verify and getattr(game, "external", False):
+        raise UsageError(f"--verify checks a game against botarena's rules; {game.name} is played "
+                         "by an external referee (a game file): re-run it with --run instead")
     if args.verify:
         difference = verify_replay(game, replay, options)
         if args.json:
@@ -60,7 +75,7 @@ def run(args) -> int:
     _confirm_run(players, args.run)
     result = play_match(game, players, seed=replay["seed"], options=options, time_control=clock)
     if args.output:
-        write_replay(args.output, to_replay(result, players, clock))
+        write_replay(args.output, {**to_replay(result, players, clock), **replay_fields(game)})
     recorded = [seat["output"] for turn in replay["turns"] for seat in turn["seats"]]
     replayed = [seat.output for record in result.records for seat in record.seats]
     same = recorded == replayed
@@ -75,7 +90,7 @@ def run(args) -> int:
 def replay_setup(replay: dict, path: str) -> tuple[Game, dict, TimeControl]:
     """The replay's game, options and time control, held to the command line's limits."""
     where = f"replay {str(path)!r}"
-    game = load_game(replay["game"])
+    game = load_game(replay.get("game_file") or replay["game"])
     low, high = game.seats
     if not low <= len(replay["players"]) <= high:
         raise UsageError(f"{where}: {len(replay['players'])} players; {game.name} takes "

@@ -24,6 +24,8 @@ _CUT_LINE_CHARS = 64            # room for the harness's own "[... N bytes cut]"
 def page_data(replay: dict, source: str) -> dict:
     """The JSON the viewer page embeds for one replay (already read by ``read_replay``)."""
     _check_shape(replay, source)
+    if replay.get("game_file") is not None:
+        return _external_page(replay, source)
     game = load_game(replay["game"])
     options = _options(game, replay, source)
     clock = _time_control(replay, source)
@@ -40,6 +42,52 @@ def page_data(replay: dict, source: str) -> dict:
             "drawing": getattr(drawing, "DRAWING", None), "time_control": replay["time_control"],
             "players": [{"bot": str(player.get("bot", "?"))} for player in players],
             "result": replay["result"], "steps": steps, "problem": problem}
+
+
+def _external_page(replay: dict, source: str) -> dict:
+    """A game of an external referee (a game file): no rules here to draw a board with, so each
+    step shows the answers and the referee's own words (its summaries and tooltips). The game
+    file is not read: the replay holds everything shown."""
+    clock = _time_control(replay, source)
+    steps: list[dict] = [{"turn": None, "frame": None, "seats": [], "text": "(start)"}]
+    faults = _faults(replay["result"])
+    answered: dict[int, int] = {}
+    for record in replay["turns"]:
+        frames = (record.get("notes") or {}).get("frames") or []
+        limit = frames[-1].get("limit_ms") if frames and isinstance(frames[-1], dict) else None
+        seats = []
+        for seat_turn in record["seats"]:
+            view = _seat_view(seat_turn, clock, answered)
+            if isinstance(limit, int):
+                view["budget_ms"] = limit           # the SDK referee's own limit for this step
+            seats.append(view)
+            answered[seat_turn["seat"]] = answered.get(seat_turn["seat"], 0) + 1
+        steps.append({"turn": record["turn"], "seats": seats, "frame": None,
+                      "text": referee_text(record.get("notes")),
+                      "faults": [fault for fault in faults if fault["turn"] == record["turn"]]})
+    return {"source": source, "game": str(replay["game"]), "seed": replay["seed"],
+            "options": replay.get("options", {}), "drawing": None,
+            "time_control": replay["time_control"],
+            "players": [{"bot": str(player.get("bot", "?"))} for player in replay["players"]],
+            "result": replay["result"], "steps": steps,
+            "problem": "an external referee's game (game file): answers and the referee's "
+                       "summaries, no board"}
+
+
+def referee_text(notes: Any) -> str:
+    """What an external referee said in a step: its summaries and tooltips, as text."""
+    if not isinstance(notes, dict):
+        return ""
+    lines = []
+    for frame in notes.get("frames") or []:
+        if not isinstance(frame, dict):
+            continue
+        lines += [str(line) for line in frame.get("summary") or []]
+        lines += [f"tooltip (seat {seat}): {text}" for text, seat in
+                  (item for item in frame.get("tooltips") or [] if isinstance(item, list)
+                   and len(item) == 2)]
+    lines += [str(line) for line in notes.get("errors") or []]
+    return "\n".join(lines)
 
 
 def _check_shape(replay: dict, source: str) -> None:

@@ -80,7 +80,7 @@ var BotArena = (function () {
     var draw = drawers[game.drawing];
     if (!(draw && draw.incremental)) this.board.textContent = "";
     this.board.style.display = frame ? "" : "none";
-    this.noBoard.textContent = frame ? "" : (game.problem || "no board");
+    this.noBoard.textContent = frame ? "" : (current.text || game.problem || "no board");
     if (frame) draw(this.board, frame, {colors: COLORS, players: game.players, svg: svg});
     this.banner.textContent = index === last ? "end: " + resultText(game) : (frame && frame.note) || "";
     var faults = current.faults || [];

@@ -1,0 +1,1 @@
+"""Referees that are other processes: a CodinGame SDK referee, a brutaltester ### referee."""

@@ -1,0 +1,106 @@
+"""The pipe to an external referee: its process started, watched and ended like a bot's.
+
+A referee is a program (a JVM, usually) that botarena relays for: it reads our commands on its
+stdin and prints its messages on stdout, while its stderr is free-form (logs, stack traces). It
+runs through the harness that runs bots (``referee.harness.process``): a process group and a
+cgroup of its own, the guardian that ends it if botarena dies, ``close()`` that ends its whole
+tree (the JVM's threads and anything it started). What differs from a bot: a referee's message
+is many lines, read against the referee's own allowance (``referee_timeout_ms``), not a turn
+budget; its lines may be long (a viewer frame); and a write after it finished meets a closed
+pipe, which is its normal end, not a fault.
+"""
+from __future__ import annotations
+
+import os
+import time
+from collections import deque
+from pathlib import Path
+from typing import Protocol, Sequence
+
+from referee.api import Fault
+from referee.harness.process import BotFault, BotProcess, BotStartError
+from referee.api import RefereeError
+
+MAX_REFEREE_LINE = 64 << 20         # a viewer frame of a big game is a few hundred KB
+STDERR_TAIL_CHARS = 4000            # the referee's stderr kept for a referee error
+
+
+class Channel(Protocol):
+    """How a protocol driver talks to its referee (a process of its own, or a game on a host)."""
+
+    def write(self, lines: Sequence[str]) -> bool: ...   # False: the referee closed its input
+    def read_line(self, deadline: float) -> str: ...     # RefereeError past the deadline / at exit
+    def stderr_tail(self) -> str: ...
+    def end_of_game(self) -> None: ...                   # the referee sent its last message
+    def close(self) -> None: ...
+
+
+class RefereeProcess(BotProcess):
+    """A referee's process: lines in, lines out, its stderr's tail kept."""
+
+    def __init__(self, argv: Sequence[str], *, cwd: str | Path | None, label: str):
+        try:
+            super().__init__(list(argv), name=label, cwd=None if cwd is None else str(cwd),
+                             memory_mb=None, max_line_chars=MAX_REFEREE_LINE,
+                             stderr_tail_bytes=1 << 16, line_buffered=False)
+        except BotStartError as error:
+            raise BotStartError(f"{label}: {error}") from None
+        self.label = label
+        self._tail: deque[str] = deque()
+        self._tail_chars = 0
+
+    def write(self, lines: Sequence[str], timeout_s: float = 10.0) -> bool:
+        """Send ``lines``; False when the referee has closed its input (it has finished)."""
+        view = memoryview("".join(line + "\n" for line in lines).encode())
+        deadline = time.perf_counter() + timeout_s
+        while view:
+            try:
+                view = view[os.write(self._stdin_fd, view):]
+                continue
+            except BlockingIOError:
+                pass
+            except (BrokenPipeError, ConnectionResetError):
+                return False
+            remaining = deadline - time.perf_counter()
+            if remaining <= 0:
+                raise RefereeError(f"{self.label} stopped reading its input "
+                                   f"(nothing read for {timeout_s:.0f} s)", self.stderr_tail())
+            self._poll_in.poll(remaining * 1000)
+        return True
+
+    def read_line(self, deadline: float) -> str:       # type: ignore[override]
+        """The referee's next line (without its end), due by ``deadline`` (a perf_counter time)."""
+        buffer = self._buffer
+        newline = buffer.find(b"\n")
+        if newline < 0:
+            try:
+                newline, _ = self._wait_for_newline(deadline,
+                                                    max(0.0, deadline - time.perf_counter()))
+            except BotFault as fault:
+                raise self._failure(fault) from None
+        raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
+        del buffer[:newline + 1]
+        return raw.decode("utf-8", "replace")
+
+    def _failure(self, fault: BotFault) -> RefereeError:
+        if fault.kind is Fault.TIMEOUT:
+            message = f"{self.label} was silent past its referee_timeout_ms"
+        elif fault.kind is Fault.CRASH:
+            message = f"{self.label} ended before the game did: {fault.detail}"
+        else:
+            message = f"{self.label} printed garbage: {fault.detail}"
+        return RefereeError(message, self.stderr_tail())
+
+    def end_of_game(self) -> None:
+        """Nothing to do: a referee process exits by itself after its scores."""
+
+    def stderr_tail(self) -> str:
+        """The last few thousand characters the referee wrote on stderr."""
+        text = self.take_stderr()
+        if text:
+            self._tail.append(text)
+            self._tail_chars += len(text)
+            while self._tail_chars - len(self._tail[0]) >= STDERR_TAIL_CHARS and len(self._tail) > 1:
+                self._tail_chars -= len(self._tail.popleft())
+        whole = "".join(self._tail)
+        return whole[-STDERR_TAIL_CHARS:]

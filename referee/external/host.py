@@ -1,0 +1,220 @@
+"""One long-lived JVM per job slot that plays SDK referees game after game (``host = true``).
+
+A Java referee pays ~0.5 s of JVM and Guice start-up per game, more than the game. RefereeHost
+(``java/RefereeHost.java``, botarena's own code) pays it once: each game runs in a fresh class
+loader over the SDK core and the game's classes (the library jars stay shared), through the SDK's
+public ``RefereeMain.start(InputStream, PrintStream)``, on the host's stdin and stdout between a
+``[[BOTARENA_GAME] 0]`` we send and the ``[[BOTARENA_END] 0]`` it prints. It is compiled with the
+user's JDK at first use, into a cache folder keyed by its source and the JDK.
+
+Each thread (a job slot) has its own host per game file, so games on one host never overlap.
+A host that dies or hangs in a game makes that game a referee error, like a referee process of
+its own, and is started again for the next game; a host that cannot start, or dies in two
+games in a row, is given up for the run: the game file's games then run one JVM each.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+from typing import Sequence
+
+from referee.api import UsageError
+from referee.external.channel import RefereeProcess
+from referee.external.gamefile import GameFile, HostSettings
+from referee.api import RefereeError
+
+SOURCE = Path(__file__).with_name("java") / "RefereeHost.java"
+READY = "[[BOTARENA_READY] 0]"
+END = "[[BOTARENA_END] 0]"
+DEATHS_BEFORE_GIVING_UP = 2
+CUT_OFF_WAIT_S = 1.0            # a game that failed in the referee (FAIL) ends at once in the host
+
+_lock = threading.Lock()
+_hosts: dict[tuple[int, str], "RefereeHost"] = {}      # (thread, game file) -> its host
+_given_up: set[str] = set()                             # game files whose host is not used
+_deaths: dict[str, int] = {}                            # game file -> host deaths in a row
+
+
+def cache_folder() -> Path:
+    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
+    return Path(base) / "botarena" / "referee-host"
+
+
+def _javac_for(java: str) -> str:
+    """The javac of the JDK whose ``java`` runs the host (its sibling), else the one on PATH."""
+    found = shutil.which(java)
+    if found is not None:
+        sibling = Path(os.path.realpath(found)).with_name("javac")
+        if sibling.is_file():
+            return str(sibling)
+    javac = shutil.which("javac")
+    if javac is None:
+        raise UsageError(f"host = true needs a JDK's javac (none beside {java!r} or on the PATH): "
+                         "install one (Debian: apt-get install openjdk-17-jdk-headless), or remove "
+                         "host = true to run one JVM per game")
+    return javac
+
+
+def compiled_host(java: str) -> Path:
+    """The folder of RefereeHost.class, compiled at first use; UsageError when it cannot be."""
+    javac = _javac_for(java)
+    source = SOURCE.read_bytes()
+    key = hashlib.sha256(source + os.path.realpath(javac).encode()).hexdigest()[:16]
+    folder = cache_folder() / key
+    if (folder / "RefereeHost.class").is_file():
+        return folder
+    folder.parent.mkdir(parents=True, exist_ok=True)
+    scratch = Path(tempfile.mkdtemp(prefix=".build-", dir=folder.parent))
+    try:
+        built = subprocess.run([javac, "-d", str(scratch), str(SOURCE)], capture_output=True,
+                               text=True, timeout=300)
+        if built.returncode != 0:
+            last = (built.stderr.strip().splitlines() or ["no message"])[-1]
+            raise UsageError(f"compiling the referee host with {javac} failed: {last}")
+        try:
+            scratch.rename(folder)          # atomic: another process may have done it meanwhile
+        except OSError:
+            pass
+    finally:
+        shutil.rmtree(scratch, ignore_errors=True)
+    return folder
+
+
+class RefereeHost(RefereeProcess):
+    """A RefereeHost JVM, ready for games once it printed READY."""
+
+    def __init__(self, game_file: GameFile, settings: HostSettings):
+        classes = compiled_host(settings.java)
+        argv = [settings.java, *settings.jvm_options, "-cp",
+                os.pathsep.join([*settings.libraries, str(classes)]), "RefereeHost",
+                os.pathsep.join(settings.classpath)]
+        super().__init__(argv, cwd=game_file.folder, label=f"the referee host of {game_file.name}")
+        self.timeout_s = game_file.referee_timeout_ms / 1000
+        line = self.read_line(time.perf_counter() + self.timeout_s)
+        if line != READY:
+            raise RefereeError(f"{self.label} said {line!r} instead of {READY}", self.stderr_tail())
+        self.thread = threading.get_ident()
+
+
+class HostSession:
+    """One game on a host: the :class:`~referee.external.channel.Channel` an SdkReferee uses."""
+
+    def __init__(self, host: RefereeHost, game_file: GameFile):
+        self.host, self.file = host, game_file
+        self.finished = False
+        self.broken = False
+        if not host.write(["[[BOTARENA_GAME] 0]"]):
+            self.broken = True
+            raise RefereeError(f"{host.label} had exited before the game", host.stderr_tail())
+
+    def write(self, lines: Sequence[str]) -> bool:
+        try:
+            return self.host.write(lines)
+        except RefereeError:
+            self.broken = True
+            raise
+
+    def read_line(self, deadline: float) -> str:
+        try:
+            line = self.host.read_line(deadline)
+        except RefereeError:
+            self.broken = True
+            raise
+        if line == END or line.startswith("[[BOTARENA_FAIL]"):
+            self.broken = line != END       # the game ended without its last frame
+            raise RefereeError(f"{self.host.label}: the referee ended the game before its scores",
+                               self.host.stderr_tail())
+        return line
+
+    def end_of_game(self) -> None:
+        """The referee sent its scores: what follows up to END belongs to no game."""
+        self.finished = True
+
+    def stderr_tail(self) -> str:
+        return self.host.stderr_tail()
+
+    def close(self) -> None:
+        """Let the host finish the game (up to END) and keep it for the next one. A host that
+        failed (exited, hung) or does not get to END ends (the next game starts another); only
+        its own failures count towards giving it up, not a game cut off on our side."""
+        host = self.host
+        if not self.broken:
+            wait_s = self.file.referee_timeout_ms / 1000 if self.finished else CUT_OFF_WAIT_S
+            deadline = time.perf_counter() + wait_s
+            try:
+                while host.read_line(deadline) != END:
+                    pass
+                if self.finished:
+                    _deaths.pop(str(self.file.path), None)
+                return
+            except RefereeError:
+                pass
+        _discard(host, self.file, counted=self.broken)
+
+
+def open_session(game_file: GameFile):
+    """A game on this thread's host for ``game_file`` (started or restarted as needed), or None
+    when its host was given up (the caller then starts one JVM for the game)."""
+    key = (threading.get_ident(), str(game_file.path))
+    with _lock:
+        if key[1] in _given_up:
+            return None
+        _reap_dead_threads()
+        host = _hosts.get(key)
+    if host is None or host._proc.poll() is not None:
+        assert game_file.host is not None
+        try:
+            host = RefereeHost(game_file, game_file.host)
+        except RefereeError as error:
+            _give_up(game_file, f"it did not start ({error})")
+            return None
+        with _lock:
+            _hosts[key] = host
+    return HostSession(host, game_file)
+
+
+def _discard(host: RefereeHost, game_file: GameFile, *, counted: bool) -> None:
+    host.close()
+    with _lock:
+        for key, known in list(_hosts.items()):
+            if known is host:
+                del _hosts[key]
+        if not counted:
+            return
+        deaths = _deaths[str(game_file.path)] = _deaths.get(str(game_file.path), 0) + 1
+    if deaths >= DEATHS_BEFORE_GIVING_UP:
+        _give_up(game_file, f"it died in {deaths} games in a row")
+
+
+def _give_up(game_file: GameFile, why: str) -> None:
+    with _lock:
+        if str(game_file.path) in _given_up:
+            return
+        _given_up.add(str(game_file.path))
+    print(f"botarena: warning: the referee host of {game_file.name} is not used any more: {why}; "
+          "its games now run one JVM each (slower)", file=sys.stderr, flush=True)
+
+
+def _reap_dead_threads() -> None:
+    """Hosts of job threads that ended (a run over) are closed (called under the lock)."""
+    alive = {thread.ident for thread in threading.enumerate()}
+    for key, host in list(_hosts.items()):
+        if key[0] not in alive:
+            del _hosts[key]
+            host.close()
+
+
+def close_hosts() -> None:
+    """End every host of this process (the end of a run)."""
+    with _lock:
+        hosts = list(_hosts.values())
+        _hosts.clear()
+    for host in hosts:
+        host.close()

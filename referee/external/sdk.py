@@ -1,0 +1,275 @@
+"""The CodinGame SDK's referee protocol (``com.codingame.gameengine.core.RefereeMain``), driven.
+
+Both ways a message is a header line ``[[COMMAND] n]`` then n lines. botarena sends ``INIT``
+(the player count, then ``key=value`` game properties: ``seed=N`` and the game file's
+[parameters]), then for each frame ``GET_GAME_INFO``; the referee answers VIEW, [MONITORING],
+INFOS, [SUMMARY, TOOLTIP], NEXT_PLAYER_INPUT, NEXT_PLAYER_INFO (player, expected lines, time
+limit in ms), and botarena answers ``SET_PLAYER_OUTPUT`` with the bot's lines or
+``SET_PLAYER_TIMEOUT``. What bites (read in the SDK's GameManager and GameRunner):
+
+- MONITORING (SDK 4.7+) comes once, in the first frame; from then on every SET_PLAYER_OUTPUT
+  starts with the measured milliseconds (a whole number, rounded down) and its n counts that line.
+- A frame in which no player was executed asks player 0 for 0 lines: it is answered at once,
+  without waiting for the bot. Its NEXT_PLAYER_INPUT still counts (the SDK's runner sends it to
+  that bot, and a referee's initial input often comes that way): it goes before the bot's next
+  input.
+- The last frame (VIEW, INFOS, ..., UINPUT, METADATA, SCORES) follows the last output unasked;
+  the referee then exits, so the next write may meet a closed pipe: that is the normal end.
+- FAIL carries the referee's stack trace: the game is a referee error.
+"""
+from __future__ import annotations
+
+import math
+import re
+import time
+from dataclasses import dataclass, field
+from typing import Callable, Sequence
+
+from referee.external.channel import Channel
+from referee.api import RefereeError, RefereeOutcome, Reply, Request
+
+HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
+FRAME_COMMANDS = frozenset({"VIEW", "INFOS", "SUMMARY", "TOOLTIP", "MONITORING", "NEXT_PLAYER_INPUT",
+                            "NEXT_PLAYER_INFO", "UINPUT", "METADATA", "SCORES", "FAIL"})
+MAX_MESSAGE_LINES = 1 << 20
+
+
+def message(command: str, lines: Sequence[str] = ()) -> list[str]:
+    """A message as lines: its header, then its body."""
+    return [f"[[{command}] {len(lines)}]", *lines]
+
+
+@dataclass
+class Frame:
+    """What the referee sent for one frame (the SDK runner's "round")."""
+
+    index: int
+    view: list[str] = field(default_factory=list)
+    summary: list[str] | None = None
+    tooltips: list[tuple[str, int]] = field(default_factory=list)
+    player_input: list[str] = field(default_factory=list)
+    next_player: tuple[int, int, int] | None = None      # seat, expected lines, limit ms
+    uinput: list[str] | None = None
+    metadata: str | None = None
+    scores: dict[int, float] | None = None
+
+    def notes(self) -> dict:
+        """The frame as a replay keeps it (what the viewer and the SDK's game log need)."""
+        data: dict = {"frame": self.index, "view": self.view}
+        if self.summary:
+            data["summary"] = self.summary
+        if self.tooltips:
+            data["tooltips"] = [[text, seat] for text, seat in self.tooltips]
+        if self.next_player is not None:
+            data["player"], data["expected"], data["limit_ms"] = self.next_player
+        for name in ("uinput", "metadata"):
+            if getattr(self, name) is not None:
+                data[name] = getattr(self, name)
+        if self.scores is not None:
+            data["scores"] = [self.scores[seat] for seat in sorted(self.scores)]
+        return data
+
+
+class SdkReferee:
+    """One game through an SDK referee: the seam's Referee over a :class:`Channel`."""
+
+    def __init__(self, open_channel: Callable[[], Channel], *, parameters: dict[str, str],
+                 referee_timeout_ms: int, grace_ms: int, label: str):
+        self.open_channel = open_channel
+        self.parameters = parameters
+        self.timeout_s = referee_timeout_ms / 1000
+        self.grace_ms = grace_ms
+        self.label = label
+        self.channel: Channel | None = None
+        self.players = 0
+        self.monitoring = False
+        self.frames = 0
+        self.turn = 0                       # the frame of the current request (replays' turn)
+        self.step_slack_s = self.timeout_s  # the referee's own time per step (the watchdog's)
+        self.scores: dict[int, float] | None = None
+        self._asked: Request | None = None
+        self._notes: list[dict] = []
+        self._held: dict[int, list[str]] = {}     # input of 0-line frames, sent with the next
+
+    # -- the seam ----------------------------------------------------------------------------
+    def start(self, seed: int, players: int) -> None:
+        self.players = players
+        self.channel = self.open_channel()
+        properties = [f"seed={seed}", *(f"{key}={value}" for key, value in self.parameters.items())]
+        self._send("INIT", [str(players), *properties])
+
+    def requests(self) -> Sequence[Request]:
+        if self._asked is not None:
+            return [self._asked]
+        while self.scores is None:
+            frame = self._next_frame()
+            self._notes.append(frame.notes())
+            if frame.scores is not None:
+                self.turn = frame.index
+                self.scores = frame.scores
+                self._open().end_of_game()
+                self.close()
+                break
+            assert frame.next_player is not None       # a frame ends at NEXT_PLAYER_INFO or SCORES
+            seat, expected, limit_ms = frame.next_player
+            lines = self._held.pop(seat, []) + frame.player_input
+            if expected == 0:                   # a frame in which no player was executed
+                if lines:
+                    self._held[seat] = lines
+                self._answer([], 0.0)
+                continue
+            self.turn = frame.index
+            self._asked = Request(seat, tuple(lines), expected, limit_ms, self.grace_ms)
+            return [self._asked]
+        return []
+
+    def submit(self, replies: Sequence[Reply]) -> Sequence[tuple[int, str]]:
+        asked, self._asked = self._asked, None
+        for reply in replies:
+            if asked is None or reply.seat != asked.seat:
+                raise RefereeError(f"{self.label}: a reply for seat {reply.seat} that was not asked")
+            if reply.fault is not None:
+                self._send("SET_PLAYER_TIMEOUT")
+            else:
+                self._answer(list(reply.lines), reply.latency_ms)
+        return []           # the referee judges the answers itself (it deactivates, scores -1...)
+
+    def outcome(self) -> RefereeOutcome:
+        if self.scores is None:
+            raise RefereeError(f"{self.label}: the game has no scores")
+        scores = [self.scores[seat] for seat in range(self.players)]
+        ranks = [sum(1 for other in scores if other > score) for score in scores]
+        return RefereeOutcome(tuple(scores), "the referee's scores", self.frames, tuple(ranks))
+
+    def step_notes(self) -> dict | None:
+        """The frames read since the last call (view, summary, tooltips...), for the replay."""
+        notes, self._notes = self._notes, []
+        return {"frames": notes} if notes else None
+
+    def close(self) -> None:
+        channel, self.channel = self.channel, None
+        if channel is not None:
+            channel.close()
+
+    # -- the protocol --------------------------------------------------------------------------
+    def _open(self) -> Channel:
+        if self.channel is None:
+            raise RefereeError(f"{self.label}: the referee is closed")
+        return self.channel
+
+    def _send(self, command: str, lines: Sequence[str] = ()) -> bool:
+        return self._open().write(message(command, lines))
+
+    def _answer(self, lines: list[str], latency_ms: float | None) -> None:
+        if self.monitoring:
+            lines = [str(int(latency_ms or 0.0)), *lines]
+        self._send("SET_PLAYER_OUTPUT", lines)
+
+    def _next_frame(self) -> Frame:
+        """Ask for the next frame and read it up to NEXT_PLAYER_INFO or SCORES."""
+        self._send("GET_GAME_INFO")         # after the last frame: dropped or a closed pipe, fine
+        deadline = time.perf_counter() + self.timeout_s
+        frame = Frame(self.frames)
+        self.frames += 1
+        while True:
+            command, lines = self._read_message(deadline)
+            if self._take(frame, command, lines):
+                return frame
+
+    def _read_message(self, deadline: float) -> tuple[str, list[str]]:
+        channel = self._open()
+        header = channel.read_line(deadline)
+        match = HEADER.fullmatch(header.strip())
+        if match is None or match.group(1) not in FRAME_COMMANDS:
+            raise self._garbage(f"{_cut(header)} where a [[COMMAND] n] header was expected")
+        count = int(match.group(2))
+        if count > MAX_MESSAGE_LINES:
+            raise self._garbage(f"a {match.group(1)} of {count} lines")
+        return match.group(1), [channel.read_line(deadline) for _ in range(count)]
+
+    def _take(self, frame: Frame, command: str, lines: list[str]) -> bool:
+        """Put a message into ``frame``; True when it ends the frame."""
+        if command == "FAIL":
+            trace = "\n".join(lines)
+            first = next((line for line in lines if line.strip()), "no stack trace")
+            raise RefereeError(f"{self.label} failed (FAIL): {first.strip()}",
+                               trace + "\n" + self._stderr_tail())
+        if command == "VIEW":
+            frame.view = lines
+        elif command == "SUMMARY":
+            frame.summary = lines
+        elif command == "TOOLTIP":
+            frame.tooltips = self._tooltips(lines)
+        elif command == "MONITORING":
+            self.monitoring = True
+        elif command == "NEXT_PLAYER_INPUT":
+            frame.player_input = lines
+        elif command == "UINPUT":
+            frame.uinput = lines
+        elif command == "METADATA":
+            frame.metadata = "\n".join(lines)
+        elif command == "NEXT_PLAYER_INFO":
+            frame.next_player = self._next_player(lines)
+            return True
+        elif command == "SCORES":
+            frame.scores = self._scores(lines)
+            return True
+        return False                        # INFOS: nothing in it a runner uses
+
+    def _next_player(self, lines: list[str]) -> tuple[int, int, int]:
+        numbers = [number for number in map(_integer, lines) if number is not None]
+        if len(lines) != 3 or len(numbers) != 3:
+            raise self._garbage(f"NEXT_PLAYER_INFO {lines!r}: expected player, lines, time limit")
+        seat, expected, limit_ms = numbers
+        if not 0 <= seat < self.players or expected < 0 or limit_ms <= 0:
+            raise self._garbage(f"NEXT_PLAYER_INFO {lines!r}: player {seat} of {self.players}, "
+                                f"{expected} lines, {limit_ms} ms")
+        return seat, expected, limit_ms
+
+    def _scores(self, lines: list[str]) -> dict[int, float]:
+        scores: dict[int, float] = {}
+        for line in lines:
+            words = line.split()
+            seat = _integer(words[0]) if len(words) == 2 else None
+            score = _number(words[1]) if len(words) == 2 else None
+            if seat is None or score is None or not 0 <= seat < self.players or seat in scores:
+                raise self._garbage(f"SCORES line {_cut(line)}: expected 'player score', each "
+                                    f"player of {self.players} once")
+            scores[seat] = score
+        if len(scores) != self.players:
+            raise self._garbage(f"SCORES for {len(scores)} of {self.players} players")
+        return scores
+
+    def _tooltips(self, lines: list[str]) -> list[tuple[str, int]]:
+        pairs = []
+        for index in range(0, len(lines) - 1, 2):
+            seat = _integer(lines[index + 1])
+            if seat is None:
+                raise self._garbage(f"TOOLTIP player {_cut(lines[index + 1])}: not a number")
+            pairs.append((lines[index], seat))
+        return pairs
+
+    def _garbage(self, what: str) -> RefereeError:
+        return RefereeError(f"{self.label} printed garbage: {what}", self._stderr_tail())
+
+    def _stderr_tail(self) -> str:
+        return self.channel.stderr_tail() if self.channel is not None else ""
+
+
+def _integer(text: str) -> int | None:
+    try:
+        return int(text.strip())
+    except ValueError:
+        return None
+
+
+def _number(text: str) -> float | None:
+    try:
+        value = float(text)
+    except ValueError:
+        return None
+    return value if math.isfinite(value) else None
+
+
+def _cut(text: str, width: int = 80) -> str:
+    return repr(text) if len(text) <= width else repr(text[:width]) + "..."
