@@ -57,9 +57,9 @@ class ScriptedPlayer:
                 raise BotFault(Fault.TIMEOUT, f"no answer within {timeout_s * 1000:.0f} ms")
             # each line of a multi-line answer: the answer's latency; its CPU time and wait
             # with the last line only (the loop adds the lines' readings up)
-            *first, last = given.line.split("\n")
+            *first, final = given.line.split("\n")
             self._lines = [given._replace(line=line, cpu_ms=None, wait_ms=None) for line in first]
-            self._lines.append(given._replace(line=last))
+            self._lines.append(given._replace(line=final))
         answer = self._lines.pop(0)
         if answer.latency_ms < 0:
             return answer._replace(latency_ms=(time.perf_counter() - started) * 1000)

@@ -11,10 +11,10 @@ with the faulty player ranked last, the others sharing the first rank.
 from __future__ import annotations
 
 import time
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
-from referee.external.channel import Channel
 from referee.api import RefereeError, RefereeOutcome, Reply, Request
+from referee.external.channel import Channel
 
 
 class BrutalReferee:

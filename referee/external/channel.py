@@ -14,12 +14,12 @@ from __future__ import annotations
 import os
 import time
 from collections import deque
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Protocol, Sequence
+from typing import Protocol
 
-from referee.api import Fault
+from referee.api import Fault, RefereeError
 from referee.harness.process import BotFault, BotProcess, BotStartError
-from referee.api import RefereeError
 
 MAX_REFEREE_LINE = 64 << 20         # a viewer frame of a big game is a few hundred KB
 STDERR_TAIL_CHARS = 4000            # the referee's stderr kept for a referee error

@@ -22,13 +22,12 @@ import sys
 import tempfile
 import threading
 import time
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
-from referee.api import UsageError
+from referee.api import RefereeError, UsageError
 from referee.external.channel import RefereeProcess
 from referee.external.gamefile import GameFile, HostSettings
-from referee.api import RefereeError
 
 SOURCE = Path(__file__).with_name("java") / "RefereeHost.java"
 READY = "[[BOTARENA_READY] 0]"
@@ -37,7 +36,7 @@ DEATHS_BEFORE_GIVING_UP = 2
 CUT_OFF_WAIT_S = 1.0            # a game that failed in the referee (FAIL) ends at once in the host
 
 _lock = threading.Lock()
-_hosts: dict[tuple[int, str], "RefereeHost"] = {}      # (thread, game file) -> its host
+_hosts: dict[tuple[int, str], RefereeHost] = {}      # (thread, game file) -> its host
 _given_up: set[str] = set()                             # game files whose host is not used
 _deaths: dict[str, int] = {}                            # game file -> host deaths in a row
 

@@ -22,11 +22,11 @@ from __future__ import annotations
 import math
 import re
 import time
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from typing import Callable, Sequence
 
-from referee.external.channel import Channel
 from referee.api import RefereeError, RefereeOutcome, Reply, Request
+from referee.external.channel import Channel
 
 HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
 FRAME_COMMANDS = frozenset({"VIEW", "INFOS", "SUMMARY", "TOOLTIP", "MONITORING", "NEXT_PLAYER_INPUT",

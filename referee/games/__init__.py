@@ -4,15 +4,19 @@ from __future__ import annotations
 import importlib
 import os
 import pkgutil
+from typing import TYPE_CHECKING
 
 from referee.api import Game, UsageError
+
+if TYPE_CHECKING:        # (a game file's game; imported lazily at run time)
+    from referee.external.game import ExternalGame
 
 
 def game_names() -> list[str]:
     return sorted(info.name for info in pkgutil.iter_modules(__path__) if info.ispkg)
 
 
-def load_game(name: str) -> Game:
+def load_game(name: str) -> Game | ExternalGame:
     """The game called ``name``, or the game file at that path (an external referee, see
     ``referee.external``); UsageError naming the known games otherwise, or the folder when it
     holds no game (one being written, say)."""
