@@ -22,10 +22,11 @@ def load_game(name: str) -> Game | ExternalGame:
     holds no game (one being written, say)."""
     if name in game_names():
         return _builtin_game(name)
-    from referee.external.gamefile import looks_like_game_file
-    if looks_like_game_file(name):
-        from referee.external.game import load_game_file
-        return load_game_file(name)
+    # imported by name, not by an import statement: a bot imports this package (its game's rules
+    # and codec), and the bundler would otherwise carry the whole external-referee package into
+    # every bundle (over CodinGame's 100,000 characters); bots never load a game file
+    if importlib.import_module("referee.external.gamefile").looks_like_game_file(name):
+        return importlib.import_module("referee.external.game").load_game_file(name)
     raise UsageError(f"unknown game {name!r} (known: {', '.join(game_names())}; or a path to a "
                      "game file, NAME.toml: see docs/codingame-referees.md)")
 

@@ -206,8 +206,7 @@ def _walk_imports(node: ast.AST, optional: bool):
             yield from _walk_imports(child, optional)
         return
     if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
-        for child in node.body:
-            yield from _walk_imports(child, True)
+        # the body never runs: its imports are for a type checker, not for the bundle
         for child in node.orelse:
             yield from _walk_imports(child, optional)
         return
