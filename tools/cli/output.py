@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import contextlib
 import sys
-from typing import Iterator, TextIO
+from typing import Iterator
 
 
 class OutputFailed(Exception):
@@ -16,12 +16,17 @@ class OutputFailed(Exception):
 
 
 class _GuardedOutput:
-    """``sys.stdout`` whose write and flush errors are OutputFailed; the rest is the stream's."""
+    """``sys.stdout`` whose write and flush errors are OutputFailed; the rest is the stream's.
+    Its ``buffer`` (bytes written as they are: a bundle) is guarded the same way."""
 
-    def __init__(self, stream: TextIO):
+    def __init__(self, stream):
         self._stream = stream
 
-    def write(self, text: str) -> int:
+    @property
+    def buffer(self) -> _GuardedOutput:
+        return _GuardedOutput(self._stream.buffer)
+
+    def write(self, text):
         try:
             return self._stream.write(text)
         except OSError as error:

@@ -66,7 +66,7 @@ def render(table: Table, *, keep_files: bool) -> Run:
             lines.extend(_run(table, step, [], keep_files).rstrip("\n").split("\n"))
         else:
             printed = _run(table, step, [], keep_files).rstrip("\n").split("\n")
-            console.extend(["$ " + step.text,
+            console.extend([*("$ " + step.text).split("\n"),
                             *(line for line in printed if not _OVERLOAD.match(line))])
     if console:
         lines.extend(["```", *console, "```"])
