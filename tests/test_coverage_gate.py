@@ -70,7 +70,8 @@ def test_a_measured_process_records_the_project_lines_it_ran(folder):
 def test_a_measured_process_does_not_pass_coverage_on_to_its_children(folder):
     # COVERAGE_PROCESS_START left in the environment would make coverage's own .pth measure
     # every child (every bot of a measured CLI run), past the sample
-    done = _run(folder, then="; import os; print(sorted(name for name in os.environ if 'COVERAGE_P' in name))")
+    done = _run(folder,
+                then="; import os; print(sorted(name for name in os.environ if 'COVERAGE_P' in name))")
     assert done.stdout.split("\n")[:2] == ["True", "[]"]
 
 
@@ -81,7 +82,8 @@ def test_sample_zero_measures_every_process(folder):
 
 
 def test_without_the_coverage_folder_nothing_is_measured_or_imported(folder):
-    code = IMPORT_GATE.format(tests=str(ROOT / "tests"), packages=PACKAGES) + "; print('coverage' in sys.modules)"
+    code = (IMPORT_GATE.format(tests=str(ROOT / "tests"), packages=PACKAGES)
+            + "; print('coverage' in sys.modules)")
     done = subprocess.run([sys.executable, "-S", "-c", code], cwd=ROOT, env={"PATH": "/usr/bin:/bin"},
                           capture_output=True, text=True, timeout=60, check=True)
     assert done.stdout.split() == ["False", "False"]
@@ -95,6 +97,7 @@ def test_an_unwritable_folder_leaves_the_process_unmeasured_and_working(tmp_path
 
 
 def test_the_command_key_ignores_numbers_only():
-    assert command_key(["-m", "bots.x", "--seed", "1"]) == command_key(["-m", "bots.x", "--seed", "440650819"])
+    assert command_key(["-m", "bots.x", "--seed", "1"]) == \
+        command_key(["-m", "bots.x", "--seed", "440650819"])
     assert command_key(["-m", "bots.x"]) != command_key(["-m", "bots.y"])
     assert command_key(["a b"]) != command_key(["a", "b"])

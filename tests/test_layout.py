@@ -66,7 +66,8 @@ FORBIDDEN = [
 
 def test_search_imports_only_itself():
     """bots/search/ is a library: no bot, game or harness module may leak into it."""
-    outside = sorted(f"{name} imports {imported}" for name, path in MODULES.items() if _within(name, "bots.search")
+    outside = sorted(f"{name} imports {imported}" for name, path in MODULES.items()
+                     if _within(name, "bots.search")
                      for imported in _imports(path, top_level_only=False)
                      if not _within(imported, "bots.search"))
     assert not outside, outside

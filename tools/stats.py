@@ -10,9 +10,9 @@ intervals from the Fisher information. Formulas and worked numbers:
 from __future__ import annotations
 
 import math
+from collections.abc import Sequence
 from dataclasses import dataclass
 from statistics import NormalDist
-from typing import Sequence
 
 Z95 = NormalDist().inv_cdf(0.975)          # 1.95996...
 PAIR_SCORES = (0.0, 0.25, 0.5, 0.75, 1.0)  # pentanomial: LL, LD+DL, LW+DD+WL, DW+WD, WW

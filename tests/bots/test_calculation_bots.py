@@ -13,8 +13,8 @@ import pytest
 from bots.calculation._belief import Belief, Deal, build_first_playout, placed_fraction
 from bots.calculation._policy import distance, greedy_action, waste_pile_for
 from bots.calculation.mcts import grow_tree, infoset_mcts
-from bots.search.deadline import Budget
 from bots.search.chance import simple_tree
+from bots.search.deadline import Budget
 from referee.games.calculation import codec
 from referee.games.calculation.rules import FROM_WASTE, SEQUENCES, CalculationState, waste_action
 from tests.conftest import ROOT, run_cli

@@ -107,7 +107,10 @@ def against_random(search, games: int, seed: int) -> tuple[int, int]:
     wins = losses = 0
     for game in range(games):
         search_rng = random.Random(game)
-        player = lambda state: search(state, search_rng).action    # noqa: E731
+
+        def player(state, search_rng=search_rng):
+            return search(state, search_rng).action
+
         mine = game % 2
         winner = play_game(player, None, rng) if mine == 0 else play_game(None, player, rng)
         wins += winner == mine

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from functools import lru_cache
+from functools import cache
 
 import pytest
 
@@ -53,7 +53,7 @@ class PushYourLuck:
         return (float(self.points),)
 
 
-@lru_cache(maxsize=None)
+@cache
 def expectimax(points: int, turns_left: int) -> tuple[float, str | None]:
     """The exact value and best action of a decision state."""
     if turns_left == 0:

@@ -7,8 +7,8 @@ import pytest
 
 from bots.number_maze_duel._play import evaluate as lead_value
 from bots.number_maze_duel._play import playout as maze_playout
-from bots.search.hybrid import best_indices, hybrid, worst_cases
 from bots.search.deadline import Budget
+from bots.search.hybrid import best_indices, hybrid, worst_cases
 from bots.search.playout import random_playout
 from bots.search.simultaneous import duct, mcts, pmc
 from referee.games.maze import MIRRORED_DIRECTION
@@ -24,7 +24,7 @@ class MirrorOrdered:
     def __init__(self, inner: NumberMazeDuelState) -> None:
         self.inner = inner
 
-    def clone(self) -> "MirrorOrdered":
+    def clone(self) -> MirrorOrdered:
         return MirrorOrdered(self.inner.clone())
 
     def acting_seats(self):

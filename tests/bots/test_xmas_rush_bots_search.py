@@ -10,14 +10,13 @@ import time
 
 import pytest
 
+from bots.search.choice import ActionStats, Choice
 from bots.search.deadline import Budget
 from bots.search.hybrid import hybrid, worst_cases
 from bots.search.simultaneous import duct, pmc
 from bots.xmas_rush._evaluation import Evaluation, material
 from bots.xmas_rush._model import AUTO, SearchState, random_playout, same_line
-from bots.search.choice import ActionStats, Choice
-from bots.xmas_rush._play import (OverrunGuard, StaleCounter, collecting_moves, root_position,
-                                  unblocked_push)
+from bots.xmas_rush._play import OverrunGuard, StaleCounter, collecting_moves, root_position, unblocked_push
 from referee.games.xmas_rush.codec import state_from_lines, turn_lines
 from referee.games.xmas_rush.rules import PUSHES, new_state
 from tests.conftest import ROOT, run_cli

@@ -50,19 +50,39 @@ def main(argv: list[str] | None = None) -> None:
     seconds = options.seconds
     positions = midgame_positions(50, 20, seed=1)
     boards = [state.mine_theirs() for state in positions]
-    print(f"legal_moves:        {rate(lambda: sum(1 for mine, theirs in boards if legal_moves(mine, theirs) >= 0), seconds):>10,.0f} calls/s")
+    def legal_count():
+        return sum(1 for mine, theirs in boards if legal_moves(mine, theirs) >= 0)
+    print(f"legal_moves:        {rate(legal_count, seconds):>10,.0f} calls/s")
     moves = [(mine, theirs, (legal_moves(mine, theirs) & -legal_moves(mine, theirs)).bit_length() - 1)
              for mine, theirs in boards]
-    print(f"flips:              {rate(lambda: sum(1 for mine, theirs, square in moves if flips(mine, theirs, square) >= 0), seconds):>10,.0f} calls/s")
+
+    def flip_count():
+        return sum(1 for mine, theirs, square in moves if flips(mine, theirs, square) >= 0)
+    print(f"flips:              {rate(flip_count, seconds):>10,.0f} calls/s")
     start = OthelloState()
     rng = random.Random(2)
-    print(f"random playout:     {rate(lambda: random_playout(*start.mine_theirs(), rng.random) and 1, seconds):>10,.0f} playouts/s (from the opening)")
+
+    def playout():
+        return random_playout(*start.mine_theirs(), rng.random) and 1
+    print(f"random playout:     {rate(playout, seconds):>10,.0f} playouts/s (from the opening)")
     root = OrderedState.of(positions[0])
-    print(f"pmc bot:            {search_rate(lambda d: pmc(root, rng=rng, deadline=d, playout=fast_playout), seconds):>10,.0f} playouts/s (20 plies in)")
+
+    def pmc_search(deadline):
+        return pmc(root, rng=rng, deadline=deadline, playout=fast_playout)
+    print(f"pmc bot:            {search_rate(pmc_search, seconds):>10,.0f} playouts/s (20 plies in)")
     evaluate = Evaluation().value
-    print(f"evaluation:         {rate(lambda: sum(1 for state in positions if evaluate(state, 0) >= 0), seconds):>10,.0f} calls/s")
-    print(f"minimax depth 3:    {search_rate(lambda d: minimax(root, 3, evaluate=evaluate, deadline=d), seconds):>10,.0f} nodes/s")
-    print(f"alphabeta depth 5:  {search_rate(lambda d: alphabeta(root, 5, evaluate=evaluate, deadline=d), seconds):>10,.0f} nodes/s")
+
+    def evaluations():
+        return sum(1 for state in positions if evaluate(state, 0) >= 0)
+    print(f"evaluation:         {rate(evaluations, seconds):>10,.0f} calls/s")
+
+    def minimax_3(deadline):
+        return minimax(root, 3, evaluate=evaluate, deadline=deadline)
+
+    def alphabeta_5(deadline):
+        return alphabeta(root, 5, evaluate=evaluate, deadline=deadline)
+    print(f"minimax depth 3:    {search_rate(minimax_3, seconds):>10,.0f} nodes/s")
+    print(f"alphabeta depth 5:  {search_rate(alphabeta_5, seconds):>10,.0f} nodes/s")
 
 
 def search_rate(search, seconds: float) -> float:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import argparse
 import random
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from bots.number_maze_duel._play import evaluate as lead_value
 from bots.number_maze_duel._play import playout as maze_playout
@@ -54,7 +54,8 @@ def xmas_value(state, seat: int) -> float:
 FIGURES: list[Figure] = [
     ("tictactoe alphabeta (iterative deepening)", "nodes", tictactoe,
      lambda s, rng, d: alternating.iterative_deepening(s, deadline=d)),
-    ("tictactoe minimax depth 8", "nodes", tictactoe, lambda s, rng, d: alternating.minimax(s, 8, deadline=d)),
+    ("tictactoe minimax depth 8", "nodes", tictactoe,
+     lambda s, rng, d: alternating.minimax(s, 8, deadline=d)),
     ("tictactoe mcts", "playouts", tictactoe, lambda s, rng, d: alternating.mcts(s, rng=rng, deadline=d)),
     ("tictactoe pmc", "playouts", tictactoe, lambda s, rng, d: alternating.pmc(s, rng=rng, deadline=d)),
     ("number_maze beam width 50", "states", maze, lambda s, rng, d: single.beam(s, width=50, deadline=d)),
@@ -104,7 +105,8 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--turns", type=int, default=20, help="searches per figure (default: 20)")
     parser.add_argument("--only", default="", help="run only the figures whose name contains this text")
     options = parser.parse_args(argv)
-    print(f"{'search':<46} {'per second':>11} {'per CPU s':>10} {f'per {options.ms:g} ms':>10}  unit      depth")
+    print(f"{'search':<46} {'per second':>11} {'per CPU s':>10} {f'per {options.ms:g} ms':>10}  "
+          "unit      depth")
     for name, unit, make, search in FIGURES:
         if options.only not in name:
             continue

@@ -81,7 +81,8 @@ def measure(name: str, positions: list[XmasRushState], depth: int, fixed: int) -
     wall = []
     for state in positions:
         root = _root(name, state)
-        wall.append(search(root, rng, Evaluation(root), depth, deadline=Deadline.after_ms(TURN_MS)).iterations)
+        deadline = Deadline.after_ms(TURN_MS)
+        wall.append(search(root, rng, Evaluation(root), depth, deadline=deadline).iterations)
     done, used = 0, 0.0
     for state in positions:
         root = _root(name, state)

@@ -8,13 +8,13 @@ import subprocess
 import sys
 import tracemalloc
 
+from referee.harness.watchdog import LagRecord
+from referee.match import latency_summary
 from tests.conftest import ROOT
 from tests.tools.test_match_command import CALM
 from tools.arena.schedule import PairedJobs, interleave, paired_jobs, solo_jobs
 from tools.arena.standings import Standings, round_robin
 from tools.arena.tally import HeadToHead, LatencyCounts
-from referee.match import latency_summary
-from referee.harness.watchdog import LagRecord
 
 # Runs the CLI in a child and prints its summary, then the child's peak resident memory (KB).
 PEAK_RSS = ("import resource, subprocess, sys\n"

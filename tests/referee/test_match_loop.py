@@ -10,10 +10,10 @@ import time
 import pytest
 
 from referee.api import TimeControl
+from referee.harness import process
 from referee.match import PlayerSpec, play_match
 from referee.testing import ScriptedPlayer
 from tests.conftest import ROOT
-from referee.harness import process
 from tools.bench.harness import BUSY_BOT, SLEEPY_BOT, CountingGame
 
 CLOCK = TimeControl(first_turn_ms=3000, turn_ms=500, grace_ms=10)

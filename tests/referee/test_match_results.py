@@ -11,13 +11,21 @@ import pytest
 
 from referee.api import Answer, Fault, FaultRecord, MatchCancelled, TimeControl, UsageError
 from referee.games import load_game
-from referee.match import (MatchResult, PlayerResult, PlayerSpec, _pdata_values,
-                           latency_summary, play_match, rank_seats, settle)
+from referee.games.tictactoe import TicTacToe
 from referee.harness.output_buffering import LIBSTDBUF
 from referee.harness.process import BotStartError
 from referee.harness.sandbox import bwrap_program
 from referee.harness.watchdog import GameWatchdog
-from referee.games.tictactoe import TicTacToe
+from referee.match import (
+    MatchResult,
+    PlayerResult,
+    PlayerSpec,
+    _pdata_values,
+    latency_summary,
+    play_match,
+    rank_seats,
+    settle,
+)
 from referee.testing import ScriptedPlayer
 from tests.conftest import skip_when_traced
 from tests.fixtures.hostile import bot_processes_of
@@ -86,13 +94,14 @@ def test_a_game_between_two_bots_is_recorded_exactly():
     assert (result.game, result.seed, result.options, result.turns, result.winner) == \
         ("tictactoe", 4, {}, 7, 0)
     assert 0 < result.wall_s < time.perf_counter() - started
-    assert result.reason == "three in a row" and result.referee_error is None and turns_seen == [*range(1, 8), "done"]
+    assert result.reason == "three in a row" and result.referee_error is None
+    assert turns_seen == [*range(1, 8), "done"]
     x, o = result.players
     assert (x.bot, x.score, x.rank, x.fault, o.bot, o.score, o.rank, o.fault) == \
         ("x", 1.0, 0, None, "o", 0.0, 1, None)
     assert [len(x.latencies_ms), len(o.latencies_ms), len(x.waits_ms), len(o.waits_ms)] == [4, 3, 4, 3]
     assert x.pdata == o.pdata == {"depth": "3"}
-    line = "{} %s True 300\n[PDATA] depth = 3\n" % STDBUF
+    line = "{} " + f"{STDBUF} True 300\n[PDATA] depth = 3\n"
     assert (x.stderr_bytes, o.stderr_bytes) == (len(line.format("ann")), len(line.format("bob")))
     assert [(record.turn, [seat.seat for seat in record.seats]) for record in result.records] == \
         [(turn, [turn % 2]) for turn in range(7)]
@@ -253,7 +262,10 @@ def test_ranks_share_ties_and_put_faults_last(scores, faulted, ranks):
 def test_settle_names_faults_and_finds_the_single_winner():
     crash = FaultRecord(Fault.CRASH, 3, "x")
     late = FaultRecord(Fault.TIMEOUT, 2, "y")
-    never = lambda: pytest.fail("the rules' reason is not asked for when a seat faulted")
+
+    def never():
+        pytest.fail("the rules' reason is not asked for when a seat faulted")
+
     assert settle([5.0, 1.0], [crash, None], never) == ([1, 0], "fault: seat 0 crash", 1)
     assert settle([5.0, 1.0, 0.0], [None, late, crash], never) == \
         ([0, 1, 2], "fault: seat 1 timeout, seat 2 crash", 0)

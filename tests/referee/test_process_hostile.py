@@ -8,7 +8,7 @@ import pytest
 from referee.api import Fault, TimeControl
 from referee.games import load_game
 from referee.match import PlayerSpec, play_match
-from tests.fixtures.hostile import bot_processes_of, hostile_argv, wait_until_gone, zombie_children
+from tests.fixtures.hostile import hostile_argv, wait_until_gone, zombie_children
 
 TICTACTOE = load_game("tictactoe")
 CLOCK = TimeControl(first_turn_ms=3000, turn_ms=150, grace_ms=10)

@@ -15,12 +15,18 @@ import uuid
 import psutil
 import pytest
 
-from referee.harness import answer_pipe, cgroup, process
 from referee.api import Fault
+from referee.harness import answer_pipe, cgroup, process
 from referee.harness.process import BotFault, BotProcess
 from tests.conftest import ROOT
-from tests.fixtures.hostile import HOSTILE, bot_processes_of, hostile_argv, wait_until_gone
-from tests.fixtures.hostile import ECHO, escaper_command
+from tests.fixtures.hostile import (
+    ECHO,
+    HOSTILE,
+    bot_processes_of,
+    escaper_command,
+    hostile_argv,
+    wait_until_gone,
+)
 
 HANGS = f"{HOSTILE} hang_ignore_term 1"
 

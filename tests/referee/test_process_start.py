@@ -16,7 +16,7 @@ from referee.harness import cgroup, process
 from referee.harness.process import BotProcess
 from referee.harness.spawn import BotStartError
 from tests.conftest import ROOT
-from tests.fixtures.hostile import HOSTILE, escaper_command
+from tests.fixtures.hostile import HOSTILE
 from tools.bench import escaper
 
 # The shell's builtin read, no fork: the bot's first instructions, within a millisecond; the
@@ -110,7 +110,10 @@ def test_escapes_of_every_game_die_with_it_and_with_a_sigkilled_match(tmp_path):
     is SIGKILLed mid-match (they outlived it)."""
     _require_cgroups()
     token = f"escaper-{uuid.uuid4().hex[:12]}"
-    loops = lambda: [found for found in _with_token(token) if "escaper-loop" in found.info["cmdline"]]
+
+    def loops():
+        return [found for found in _with_token(token) if "escaper-loop" in found.info["cmdline"]]
+
     cli = subprocess.Popen([sys.executable, "-m", "tools.cli", "match", "tictactoe",
                             escaper.immediate_command(token, 0.05), f"{HOSTILE} good",
                             "-n", "30", "--jobs", "1", "--seed", "3", "--quiet",
@@ -119,7 +122,10 @@ def test_escapes_of_every_game_die_with_it_and_with_a_sigkilled_match(tmp_path):
     try:
         most = 0
         results = tmp_path / "results.jsonl"
-        finished = lambda: len(results.read_text().splitlines()) if results.exists() else 0
+
+        def finished():
+            return len(results.read_text().splitlines()) if results.exists() else 0
+
         while finished() < 4 and cli.poll() is None:
             most = max(most, len(loops()))
             time.sleep(0.01)

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import os
 import signal
-import stat
 import subprocess
 import sys
 import time
@@ -14,8 +13,8 @@ import pytest
 from referee.api import TimeControl
 from referee.games import load_game
 from referee.games.tictactoe import TicTacToe
-from referee.match import PlayerSpec, play_match
 from referee.harness.process import BotProcess, BotStartError
+from referee.match import PlayerSpec, play_match
 from tests.conftest import ROOT, run_cli, skip_when_traced
 from tests.fixtures.hostile import HOSTILE, bot_processes_of, hostile_argv, wait_until_gone, zombie_children
 

@@ -10,9 +10,9 @@ import pytest
 
 from referee.api import TimeControl, UsageError
 from referee.games import load_game
-from referee.match import PlayerSpec, play_match
 from referee.harness.process import BotProcess
 from referee.harness.sandbox import check_available
+from referee.match import PlayerSpec, play_match
 from tests.conftest import ROOT, run_cli
 from tests.fixtures.hostile import HOSTILE, bot_processes_of, escaper_command, hostile_argv
 from tests.referee.test_process_lifetime import _kill_left, _start_cli, _token, _wait_for, _with_token

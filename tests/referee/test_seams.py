@@ -5,8 +5,17 @@ from __future__ import annotations
 import psutil
 import pytest
 
-from referee.api import (Answer, BotFault, Ending, Fault, FaultRecord, RefereeError,
-                         RefereeOutcome, Request, TimeControl)
+from referee.api import (
+    Answer,
+    BotFault,
+    Ending,
+    Fault,
+    FaultRecord,
+    RefereeError,
+    RefereeOutcome,
+    Request,
+    TimeControl,
+)
 from referee.games import load_game
 from referee.harness import process
 from referee.match import play_match

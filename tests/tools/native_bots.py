@@ -2,7 +2,6 @@
 a compile cache for the session, and a skip (one line) where a compiler is missing."""
 from __future__ import annotations
 
-import os
 import shutil
 from dataclasses import dataclass
 from pathlib import Path
@@ -53,17 +52,3 @@ def bot_params(*keys: str) -> list:
     """pytest params of the fixture bots, each skipped where its compiler is missing."""
     return [pytest.param(BOTS[key], id=key, marks=needs(BOTS[key].language))
             for key in keys or BOTS]
-
-
-@pytest.fixture(scope="session", autouse=False)
-def session_cache(tmp_path_factory):
-    """One compile cache for the session's tests (each bot compiles once), for this process and
-    the CLI processes it starts."""
-    folder = tmp_path_factory.mktemp("compiled-cache")
-    saved = os.environ.get("BOTARENA_CACHE_DIR")
-    os.environ["BOTARENA_CACHE_DIR"] = str(folder)
-    yield folder
-    if saved is None:
-        os.environ.pop("BOTARENA_CACHE_DIR", None)
-    else:
-        os.environ["BOTARENA_CACHE_DIR"] = saved

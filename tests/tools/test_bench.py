@@ -2,11 +2,7 @@
 timings belong to benchmarks, not to assertions)."""
 from __future__ import annotations
 
-import os
 import re
-import shutil
-import sys
-from pathlib import Path
 
 import pytest
 

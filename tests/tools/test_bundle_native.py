@@ -11,7 +11,7 @@ import pytest
 
 from referee.games import load_game
 from tests.conftest import run_cli
-from tests.tools.native_bots import BOTS, bot_params, needs, session_cache  # noqa: F401
+from tests.tools.native_bots import BOTS, bot_params, needs
 from tools.arena.botspec import resolve_bot
 from tools.bundle.check import check_bundle
 

@@ -18,8 +18,8 @@ import pytest
 from referee.api import TimeControl
 from referee.games import load_game
 from tests.conftest import ROOT, run_cli
-from tools.arena.executor import open_executor
 from tools.arena.arena import Arena
+from tools.arena.executor import open_executor
 from tools.arena.schedule import GameJob
 from tools.arena.settings import BotLimits
 

@@ -13,7 +13,7 @@ from pathlib import Path
 import pytest
 
 from tests.conftest import ROOT, run_cli
-from tests.tools.native_bots import BOTS, bot_params, needs, session_cache  # noqa: F401
+from tests.tools.native_bots import BOTS, bot_params, needs
 from tools.languages.build import ERROR_LINES
 
 QUIET = ("--quiet",)

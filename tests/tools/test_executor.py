@@ -14,9 +14,9 @@ from referee.api import TimeControl
 from referee.games import load_game
 from tests.conftest import ROOT, run_cli
 from tests.fixtures.hostile import bot_processes_of
+from tools.arena.arena import Arena
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import LocalExecutor
-from tools.arena.arena import Arena
 from tools.arena.runner import GameJob, paired_jobs, run_jobs
 from tools.arena.settings import BotLimits
 

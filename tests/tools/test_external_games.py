@@ -101,8 +101,8 @@ def test_sweep_and_tune_on_a_game_file(tmp_path):
     points = {point["bot"]: point for point in _json(process)["points"]}
     assert points[digit_bot("--digit", "8")]["score"] == 1.0
     process = run_cli("tune", str(path), digit_bot("--digit", "{0..9}"), "--vs",
-                      digit_bot("--digit", "5"), "--iterations", "2", "--pairs", "1", "-n", "2", "--jobs", "2",
-                      "--seed", "1")
+                      digit_bot("--digit", "5"), "--iterations", "2", "--pairs", "1", "-n", "2",
+                      "--jobs", "2", "--seed", "1")
     assert process.returncode == 0, process.stderr
     four = sdk_game(tmp_path, players="4", name="four")
     process = run_cli("sweep", str(four), digit_bot("--digit", "{2,8}"), "--vs", digit_bot(), "-n", "2")

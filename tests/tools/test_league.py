@@ -6,7 +6,7 @@ import json
 import pytest
 
 from tests.conftest import run_cli
-from tests.tools.test_match_command import CALM, crasher  # noqa: F401  (a fixture)
+from tests.tools.test_match_command import CALM
 from tools.arena.standings import Standings, gauntlet, round_robin
 
 BOTS = ["random --seed 1", "random --seed 2", "random --seed 3"]

@@ -16,14 +16,6 @@ OTHER = "random --seed 2"
 CALM = ("--first-turn-ms", "30000", "--turn-ms", "30000")
 
 
-@pytest.fixture
-def crasher(tmp_path) -> str:
-    """A bot that exits before its first answer: it loses every game by a crash fault."""
-    path = tmp_path / "crasher.py"
-    path.write_text("import sys\nsys.exit(3)\n")
-    return str(path)
-
-
 def _match(*args: str) -> dict:
     done = run_cli("match", "tictactoe", *args, *CALM, "--json")
     assert done.returncode == 0, done.stderr

@@ -13,10 +13,10 @@ import pytest
 from referee.api import UsageError
 from tests.conftest import ROOT, run_cli
 from tests.tools.test_match_command import CALM
-
-EVERY_GAME = {**os.environ, "BOTARENA_PROGRESS_SECONDS": "0"}
 from tools.arena.grid import expand_grid
 from tools.arena.sweep import best_point
+
+EVERY_GAME = {**os.environ, "BOTARENA_PROGRESS_SECONDS": "0"}
 
 
 def test_one_list():

@@ -8,8 +8,18 @@ import pytest
 
 from referee.match import latency_summary
 from tools import stats
-from tools.arena.tally import (HeadToHead, LatencyCounts, RunningMean, format_bounds, format_elo,
-                               format_interval, game_score, rerun_command, shorten, summary_lines)
+from tools.arena.tally import (
+    HeadToHead,
+    LatencyCounts,
+    RunningMean,
+    format_bounds,
+    format_elo,
+    format_interval,
+    game_score,
+    rerun_command,
+    shorten,
+    summary_lines,
+)
 
 WIN, DRAW, LOSS = 1.0, 0.5, 0.0
 

@@ -13,11 +13,11 @@ import re
 
 import pytest
 
+from referee.api import UsageError
 from tests.fixtures.tuning_bot import BEST_X, BEST_Y, quality
 from tools.arena.grid import GridPoint, Parameter, expand_grid, parse_ranges
 from tools.tune.race import Race
 from tools.tune.spsa import Spsa, schedule
-from referee.api import UsageError
 
 X = Parameter("x", 0.0, 1.0, False, False)
 Y = Parameter("y", 0, 20, True, False)
@@ -192,14 +192,15 @@ def test_grid_point_is_shared_with_sweep():
 
 def _run_in_pty(args: list[str]) -> tuple[int, str]:
     """Run botarena with a terminal for stdin, stdout and stderr; its exit status and output."""
+    import fcntl
     import os
     import pty
+    import struct
     import subprocess
     import sys
-    from tests.conftest import ROOT
-    import fcntl
-    import struct
     import termios
+
+    from tests.conftest import ROOT
     leader, follower = pty.openpty()
     fcntl.ioctl(follower, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 120, 0, 0))
     process = subprocess.Popen([sys.executable, "-m", "tools.cli", *args], cwd=ROOT,
@@ -225,7 +226,8 @@ def test_progress_bar_on_a_terminal_and_a_plain_line_when_piped(cli):
     assert status == 0, output
     assert "tune number_maze_duel" in output and "iteration" in output and "Traceback" not in output
     piped = cli(*args)
-    assert piped.returncode == 0 and "botarena: tune number_maze_duel: 4/4 games  iteration 1/2  x=" in piped.stderr
+    assert piped.returncode == 0
+    assert "botarena: tune number_maze_duel: 4/4 games  iteration 1/2  x=" in piped.stderr
 
 
 def test_ctrl_c_prints_the_best_so_far_and_the_run_resumes(tmp_path):
@@ -234,6 +236,7 @@ def test_ctrl_c_prints_the_best_so_far_and_the_run_resumes(tmp_path):
     import subprocess
     import sys
     import time
+
     from tests.conftest import ROOT
     out = tmp_path / "stop.jsonl"
     args = [sys.executable, "-m", "tools.cli", "tune", "number_maze_duel", BOT, "--vs", OPPONENT,
@@ -247,7 +250,8 @@ def test_ctrl_c_prints_the_best_so_far_and_the_run_resumes(tmp_path):
     process.send_signal(signal.SIGINT)
     stdout, _ = process.communicate(timeout=120)
     assert process.returncode == 130
-    assert "best so far: tests/fixtures/tuning_bot.py --x " in stdout and "run the same command again" in stdout
+    assert "best so far: tests/fixtures/tuning_bot.py --x " in stdout
+    assert "run the same command again" in stdout
     kept = len(out.read_text().splitlines())
     assert kept >= 4
 

@@ -20,7 +20,8 @@ from tools.view.page import render_page
 
 SLACK = ("--first-turn-ms", "5000", "--turn-ms", "2000")   # no timeout of a loaded machine
 CHATTY = f"{sys.executable} {ROOT / 'tests' / 'fixtures' / 'hostile' / 'chatty.py'}"
-GAMES = {"xmas_rush": ["random --seed 1", "random --seed 2"], "othello": ["random --seed 1", "random --seed 2"],
+GAMES = {"xmas_rush": ["random --seed 1", "random --seed 2"],
+         "othello": ["random --seed 1", "random --seed 2"],
          "tictactoe": ["random --seed 1", "random --seed 2"], "number_maze": ["random --seed 1"],
          "number_maze_duel": ["random --seed 1", "random --seed 2"], "calculation": ["random --seed 1"]}
 
@@ -85,7 +86,8 @@ def test_bot_markup_never_leaves_the_json_block(tmp_path):
     page = tmp_path / "page.html"
     assert run_cli("view", str(replay), "-o", str(page)).returncode == 0
     text = page.read_text()
-    block = re.search(r'<script id="botarena-data" type="application/json">(.*?)</script>', text, re.S).group(1)
+    block = re.search(r'<script id="botarena-data" type="application/json">(.*?)</script>', text,
+                      re.S).group(1)
     assert "<" not in block and ">" not in block
     assert "pwned" not in text.replace(block, "")
     assert "onerror" in json.dumps(embedded(page))          # the text itself is kept, as text
@@ -99,7 +101,8 @@ def test_two_replays_side_by_side_mark_the_first_difference(tmp_path):
     done = run_cli("view", str(first), str(second))
     assert done.returncode == 0, done.stderr
     data = embedded(tmp_path / "tictactoe-5-vs-other.html")
-    outputs = [[[seat["output"] for seat in step["seats"]] for step in game["steps"]] for game in data["games"]]
+    outputs = [[[seat["output"] for seat in step["seats"]] for step in game["steps"]]
+               for game in data["games"]]
     expected = next(index for index, (a, b) in enumerate(zip(*outputs)) if a != b)
     assert data["diff_step"] == expected > 0
     assert first_difference(data["games"][0], data["games"][0]) is None
@@ -206,7 +209,8 @@ def test_open_hands_the_page_to_the_users_browser(tmp_path):
 def test_a_missing_browser_or_playwright_is_named_in_one_line(monkeypatch, tmp_path):
     """What the browser tests and ``bench view`` print when they skip: the part to install."""
     from tools.view import browser
-    pytest.importorskip("playwright.sync_api", reason="optional: playwright (pip install 'botarena[view-test]')")
+    pytest.importorskip("playwright.sync_api",
+                        reason="optional: playwright (pip install 'botarena[view-test]')")
     monkeypatch.setenv("BOTARENA_CHROMIUM", str(tmp_path / "no-such-chromium"))
     assert browser.chromium_path() is None
     assert browser.missing() == "chromium is not installed (apt-get install chromium)"

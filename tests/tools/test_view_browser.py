@@ -78,16 +78,19 @@ def attrs(page, selector: str, *names: str) -> list[tuple]:
 def board_of(page, game: str) -> object:
     """What the page draws, read back from the board's data attributes, in the rules' terms."""
     if game == "tictactoe":
-        return sorted((int(cell), int(seat)) for cell, seat in attrs(page, ".board .mark", "data-cell", "data-seat"))
+        marks = attrs(page, ".board .mark", "data-cell", "data-seat")
+        return sorted((int(cell), int(seat)) for cell, seat in marks)
     if game == "othello":
-        return sorted((int(sq), int(seat)) for sq, seat in attrs(page, ".board .disc", "data-square", "data-seat"))
+        discs = attrs(page, ".board .disc", "data-square", "data-seat")
+        return sorted((int(square), int(seat)) for square, seat in discs)
     if game == "xmas_rush":
         tiles = [int(mask) for cell, mask in attrs(page, ".board .tile", "data-cell", "data-tile")
                  if not cell.startswith("hand")]
         players = [int(cell) for _, cell in sorted(attrs(page, ".board .player", "data-seat", "data-cell"))]
         return tiles, players, len(attrs(page, ".board .item", "data-item"))
     if game.startswith("number_maze"):
-        points = [int(points) for _, points in attrs(page, ".board .cell, .board .wall", "data-cell", "data-points")]
+        cells = attrs(page, ".board .cell, .board .wall", "data-cell", "data-points")
+        points = [int(points) for _, points in cells]
         cells = [int(cell) for _, cell in sorted(attrs(page, ".board .character", "data-seat", "data-cell"))]
         return points, cells
     sizes = [int(size) for (size,) in attrs(page, ".board .foundation", "data-size")]

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 import os
 import sys
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
-from typing import Callable, Iterable
 
 from referee.api import Fault, Game, TimeControl, UsageError
 from referee.harness.process import BotStartError

@@ -15,15 +15,14 @@ from __future__ import annotations
 import asyncio
 import dataclasses
 import importlib.util
-import json
 import logging
 import signal
 import sys
 import threading
 import time
 import uuid
+from collections.abc import Mapping
 from dataclasses import dataclass
-from typing import Mapping
 
 import dask
 import distributed
@@ -32,8 +31,8 @@ from distributed import Client, LocalCluster
 from referee.api import BotArenaError, Game, MatchCancelled, TimeControl, UsageError
 from referee.games import load_game
 from referee.match import MatchResult, PlayerResult, PlayerSpec
-from tools.arena.botspec import resolve_bot
 from tools.arena.arena import Arena, usable_cores
+from tools.arena.botspec import resolve_bot
 from tools.arena.schedule import GameJob
 from tools.arena.settings import BotLimits
 
@@ -201,7 +200,7 @@ class DaskExecutor:
 
     @classmethod
     def open(cls, arena: Arena, address: str, bot_texts: dict[str, str],
-             workdir: str | None) -> "DaskExecutor":
+             workdir: str | None) -> DaskExecutor:
         # a game file goes by its path (the workers load it: the same path must hold it there)
         spec = ArenaSpec(getattr(arena.game, "source", arena.game.name), arena.options,
                          arena.time_control, arena.limits, workdir)
@@ -310,7 +309,7 @@ class DaskExecutor:
             if self.cluster is not None:
                 self.cluster.close()
 
-    def __enter__(self) -> "DaskExecutor":
+    def __enter__(self) -> DaskExecutor:
         return self
 
     def __exit__(self, *exc) -> None:

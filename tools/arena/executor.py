@@ -14,8 +14,9 @@ from __future__ import annotations
 
 import os
 import threading
+from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
-from typing import Mapping, Protocol
+from typing import Protocol
 
 from referee.api import MatchCancelled, UsageError
 from referee.harness.process import close_all
@@ -153,7 +154,7 @@ class LocalExecutor:
         self.cancel()
         self._pool.shutdown(wait=True)
 
-    def __enter__(self) -> "LocalExecutor":
+    def __enter__(self) -> LocalExecutor:
         return self
 
     def __exit__(self, *exc) -> None:

@@ -12,8 +12,8 @@ import itertools
 import math
 import re
 import shlex
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from referee.api import UsageError
 

@@ -1,11 +1,12 @@
 """Two bots in seat-swapped pairs of games (or seed by seed, for a one-player game; or, in a game
 of more players, the first bot once in every seat and the second in the others, see
-tools.arena.multiplayer), rated from the first one's point of view, with an SPRT that stops the run as soon as it decides: what
+tools.arena.multiplayer), rated from the first one's point of view, with an SPRT that stops the
+run as soon as it decides: what
 ``botarena match`` plays, callable from Python with a :class:`~tools.arena.settings.Settings`."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
-from typing import Callable
 
 from tools import stats
 from tools.arena.multiplayer import SeatGroups, group_count, match_lineup, pairwise_records

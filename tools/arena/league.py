@@ -2,13 +2,14 @@
 callable from Python with a :class:`~tools.arena.settings.Settings`."""
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from referee.api import UsageError
 from tools import stats
 from tools.arena.settings import Settings
-from tools.arena.standings import Standings, gauntlet as gauntlet_of, round_robin
+from tools.arena.standings import Standings, round_robin
+from tools.arena.standings import gauntlet as gauntlet_of
 from tools.arena.tournament import Tournament, pair_count
 
 

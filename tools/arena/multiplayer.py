@@ -12,8 +12,8 @@ seat-swapped pair, as in a two-player match.
 from __future__ import annotations
 
 import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
-from typing import Iterator, Sequence
 
 from tools.arena.schedule import GameJob, derive_seed
 

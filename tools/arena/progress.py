@@ -11,7 +11,8 @@ import math
 import os
 import sys
 import time
-from typing import Callable, TextIO
+from collections.abc import Callable
+from typing import TextIO
 
 PROGRESS_SECONDS_VARIABLE = "BOTARENA_PROGRESS_SECONDS"
 DEFAULT_PROGRESS_SECONDS = 30.0

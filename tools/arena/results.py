@@ -16,9 +16,9 @@ import math
 import os
 import stat
 import sys
+from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterator
 
 from referee.api import TimeControl, UsageError
 

@@ -14,16 +14,16 @@ from __future__ import annotations
 
 import signal
 import threading
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
-from typing import Callable, Iterable, Sequence
 
 from referee.api import BotArenaError
 from referee.match import MatchResult
 from tools.arena.executor import GameExecutor
 from tools.arena.results import RunIdentity
+
 # the jobs live in tools.arena.schedule (generated lazily); re-exported for the runner's callers
 from tools.arena.schedule import GameJob, derive_seed, interleave, paired_jobs  # noqa: F401
-
 
 # -- the results file ---------------------------------------------------------------------------
 
@@ -57,7 +57,7 @@ class _StopSignals:
         self.event = threading.Event()
         self._previous: dict[int, object] = {}
 
-    def __enter__(self) -> "_StopSignals":
+    def __enter__(self) -> _StopSignals:
         if threading.current_thread() is threading.main_thread():
             for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP):
                 self._previous[number] = signal.signal(number, self._handle)

@@ -8,8 +8,9 @@ from __future__ import annotations
 
 import hashlib
 import itertools
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Iterator, Protocol, Sequence
+from typing import TYPE_CHECKING, Protocol
 
 if TYPE_CHECKING:
     from tools.arena.seeds import SeedList
@@ -30,7 +31,7 @@ class GameJob:
         return self.pair, self.seats
 
 
-def derive_seed(base_seed: "int | SeedList", pair: int) -> int:
+def derive_seed(base_seed: int | SeedList, pair: int) -> int:
     """The game seed of pair ``pair``: deterministic, the same for every matchup of the run;
     with ``--seeds``, the list's seed for that pair."""
     if not isinstance(base_seed, int):
@@ -53,7 +54,7 @@ class PairedJobs:
     first: str
     second: str
     pairs: int
-    base_seed: "int | SeedList"       # or the --seeds list
+    base_seed: int | SeedList       # or the --seeds list
     start: int = 0
 
     def __iter__(self) -> Iterator[GameJob]:
@@ -104,7 +105,7 @@ class SoloJobs:
 
     names: tuple[str, ...]
     seeds: int
-    base_seed: "int | SeedList"       # or the --seeds list
+    base_seed: int | SeedList       # or the --seeds list
 
     def __iter__(self) -> Iterator[GameJob]:
         for pair in range(self.seeds):

@@ -14,8 +14,9 @@ The arena checks a run's settings (``tools.arena.setup.game_setup``, which calls
 from __future__ import annotations
 
 import dataclasses
+from collections.abc import Mapping
 from dataclasses import dataclass, field
-from typing import Any, Mapping
+from typing import Any
 
 from referee.api import UsageError
 from referee.harness.process import DEFAULT_MEMORY_MB

@@ -8,9 +8,10 @@ and ``sweep`` report it alike (per game, since there are no seats to swap).
 from __future__ import annotations
 
 from collections import Counter, defaultdict
-from typing import Callable, Sequence
+from collections.abc import Callable, Sequence
 
 from referee.match import rank_seats
+
 # the jobs: tools.arena.schedule.SoloJobs; re-exported for callers of this module
 from tools.arena.schedule import solo_jobs  # noqa: F401
 

@@ -3,7 +3,7 @@ the ratings table and the pairwise score matrix."""
 from __future__ import annotations
 
 import itertools
-from typing import Sequence
+from collections.abc import Sequence
 
 from tools import stats
 from tools.arena.multiplayer import SeatGroups, group_count, league_lineups, pairwise_records

@@ -79,7 +79,7 @@ def play_sweep(settings: Settings, template: str, *, vs: str | None = None, leag
 
 def _play_league(tournament: Tournament, points: list[GridPoint], names: list[str],
                  vs: str | None, games: int,
-                 own: "OwnScores | None") -> tuple[RunOutcome, list[dict]]:
+                 own: OwnScores | None) -> tuple[RunOutcome, list[dict]]:
     """The points (and --vs, rated 0) in a round robin; rows from the Bradley-Terry ratings."""
     standings = Standings(tournament.bots, round_robin(tournament.bots), solo=tournament.solo)
     on_record = own.wrap(standings.add) if own is not None else standings.add
@@ -90,7 +90,7 @@ def _play_league(tournament: Tournament, points: list[GridPoint], names: list[st
 
 
 def _play_against(tournament: Tournament, points: list[GridPoint], names: list[str],
-                  vs: str, games: int, own: "OwnScores | None") -> tuple[RunOutcome, list[dict]]:
+                  vs: str, games: int, own: OwnScores | None) -> tuple[RunOutcome, list[dict]]:
     """Every point against --vs; rows from each head-to-head."""
     tallies = {point.bot: HeadToHead(point.bot, vs) for point in points}
     def add_game(record: dict) -> bool:

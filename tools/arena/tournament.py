@@ -7,14 +7,14 @@ import dataclasses
 import os
 import random
 import re
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
-from typing import Callable, Iterator, Sequence
 
 from referee.api import UsageError
-from referee.match import MatchResult
 from referee.external.game import replay_fields
-from referee.replay import to_replay, write_replay
 from referee.harness.process import BotStartError
+from referee.match import MatchResult
+from referee.replay import to_replay, write_replay
 from tools.arena.arena import Arena, worker_count
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
@@ -165,7 +165,7 @@ class Tournament:
         if self.results is not None:
             self.results.close()
 
-    def __enter__(self) -> "Tournament":
+    def __enter__(self) -> Tournament:
         return self
 
     def __exit__(self, *exc) -> None:

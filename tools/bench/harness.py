@@ -29,8 +29,8 @@ import threading
 import time
 
 from referee.api import Game, InvalidAction, TimeControl, TurnOrder
-from referee.match import PlayerSpec, latency_summary, play_match
 from referee.harness.process import BotFault, BotProcess
+from referee.match import PlayerSpec, latency_summary, play_match
 
 ECHO = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.stdout.flush\n"
         "while True:\n l = r()\n if not l: break\n w(l); f()\n")
@@ -294,7 +294,8 @@ def run_latency(turns: int, jobs: int, answer_ms: int, budget_ms: int, grace_ms:
           f"{ordered[int(0.999 * len(ordered))]:.2f}  max {summary['max']:.2f}")
     print(f"  beyond the {answer_ms} ms the bot took: p50 {summary['p50'] - answer_ms:.2f}  "
           f"p99 {summary['p99'] - answer_ms:.2f}  max {summary['max'] - answer_ms:.2f} ms")
-    print(f"  smallest margin to the {budget_ms} ms budget: {min(m for m in margins if m is not None):.2f} ms; turns over the "
+    smallest = min(m for m in margins if m is not None)
+    print(f"  smallest margin to the {budget_ms} ms budget: {smallest:.2f} ms; turns over the "
           f"budget: {sum(value > budget_ms for value in latencies)}; over budget+grace: "
           f"{sum(value > budget_ms + grace_ms for value in latencies)}")
     print(f"  bot CPU per turn ms: p50 {statistics.median(cpu):.2f}  min {min(cpu):.2f};  longest "
@@ -327,14 +328,14 @@ def _harness_figures() -> tuple[int, int, float, int]:
 
 
 def run_soak(games: int, jobs: int) -> None:
-    from tools.bench.match import slope
     from referee.games import load_game
-    from tools.arena.botspec import resolve_bot
     from referee.harness.process import become_subreaper
     from tools.arena.arena import Arena
+    from tools.arena.botspec import resolve_bot
+    from tools.arena.executor import LocalExecutor
     from tools.arena.runner import paired_jobs, run_jobs
     from tools.arena.settings import BotLimits
-    from tools.arena.executor import LocalExecutor
+    from tools.bench.match import slope
     become_subreaper()                                 # as botarena's command line does
     game = load_game("tictactoe")
     players = {"random": resolve_bot("tictactoe", "random --seed 1"),

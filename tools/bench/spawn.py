@@ -28,7 +28,7 @@ import shutil
 import statistics
 import subprocess
 import time
-from typing import Callable
+from collections.abc import Callable
 
 from referee.harness import cgroup, process, spawn
 from referee.harness.process import BotProcess

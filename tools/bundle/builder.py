@@ -20,7 +20,7 @@ from referee.api import UsageError
 from referee.games import game_names
 from tools.arena.botspec import PROJECT_ROOT, bot_module, bot_path, builtin_bots
 from tools.bundle.defaults import bake_defaults
-from tools.bundle.entry import Entry, display_path
+from tools.bundle.entry import Entry
 from tools.bundle.strip import strip_source
 
 CODINGAME_LIMIT = 100_000          # characters; CodinGame refuses code of this size or more
@@ -330,7 +330,8 @@ def render(entry: Entry, modules: list[SourceModule], defaults: dict, command: s
         *([f"# Baked-in defaults (arguments still win): "
            f"{', '.join(f'{key}={value!r}' for key, value in defaults.items())}"] if defaults else []),
         f"# The {plural(len(modules), 'module')} below "
-        f"{'runs as a real module' if len(modules) == 1 else 'run as real modules'}, each from its source text when it is",
+        f"{'runs as a real module' if len(modules) == 1 else 'run as real modules'}, "
+        "each from its source text when it is",
         "# first imported (nothing is written to disk); then the bot runs as __main__.",
     ]
     lines = [_ascii(line) for line in header]

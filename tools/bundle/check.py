@@ -9,8 +9,8 @@ searches until its clock runs out answers differently from run to run anyway.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from referee.api import Game, TimeControl
 from referee.match import MatchResult, PlayerSpec, play_match

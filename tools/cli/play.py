@@ -7,13 +7,13 @@ import json
 import logging
 import random
 import sys
+from collections.abc import Iterator
 from pathlib import Path
-from typing import Iterator
 
 from referee.api import UsageError
-from referee.match import MatchResult, play_match
 from referee.external.game import replay_fields
 from referee.external.sdk_log import write_sdk_log
+from referee.match import MatchResult, play_match
 from referee.player_log import log
 from referee.replay import to_replay, write_replay
 from tools.arena.botspec import command_of, for_game, resolve_bot

@@ -10,8 +10,8 @@ from referee.api import UsageError
 from tools.arena.sweep import play_sweep, sweep_grid
 from tools.arena.tally import format_bounds, format_elo
 from tools.arena.tournament import pair_count
-from tools.cli.options import (add_run_arguments, check_output_file, run_games, run_settings,
-                               write_csv as write_csv_rows)
+from tools.cli.options import add_run_arguments, check_output_file, run_games, run_settings
+from tools.cli.options import write_csv as write_csv_rows
 from tools.cli.sweep_plot import PLOT_HINT, check_plot_format, have_matplotlib, plot_sweep
 
 PLOT_METRICS = ("elo", "success", "mean_score")

@@ -5,7 +5,8 @@ from __future__ import annotations
 import json
 
 from tools.cli.options import add_run_arguments, check_output_file, run_games, run_settings
-from tools.cli.sweep_plot import PLOT_HINT, have_matplotlib as _have_matplotlib
+from tools.cli.sweep_plot import PLOT_HINT
+from tools.cli.sweep_plot import have_matplotlib as _have_matplotlib
 from tools.cli.tune_report import report_lines, write_csv, write_plot
 from tools.tune.race import DROP_RULES
 from tools.tune.runs import SPSA_GAMES

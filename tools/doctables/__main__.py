@@ -7,8 +7,8 @@ import sys
 from pathlib import Path
 
 from referee.api import UsageError
-from tools.doctables.markers import CHECKS, Table, current_body, doc_paths, find_tables, replace_body
 from tools.doctables.check import difference
+from tools.doctables.markers import CHECKS, Table, current_body, doc_paths, find_tables, replace_body
 from tools.doctables.render import comparable, render
 
 

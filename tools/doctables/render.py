@@ -12,7 +12,7 @@ import sys
 import tempfile
 import time
 from dataclasses import dataclass
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from referee.api import UsageError
@@ -131,7 +131,7 @@ def match_fields(summary: dict) -> dict[str, str]:
 def generated_line(table: Table, load_before: float, load_after: float) -> str:
     load = (f", load average {load_before:.1f} at the start and {load_after:.1f} at the end"
             if table.check == "statistical" else "")
-    return (f"{GENERATED}{table.name}` on {datetime.now(timezone.utc):%Y-%m-%d} at commit "
+    return (f"{GENERATED}{table.name}` on {datetime.now(UTC):%Y-%m-%d} at commit "
             f"{_commit()}{load}; {_CHECK_NOTES[table.check]}._")
 
 

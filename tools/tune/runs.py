@@ -30,7 +30,7 @@ class SpsaRun:
     iterations: int
     pairs: int
     games: str = "mirror"
-    game_seeds: "int | SeedList | None" = None     # None: derived from the SPSA seed
+    game_seeds: int | SeedList | None = None     # None: derived from the SPSA seed
     iteration: int = 0
     window: deque = field(default_factory=lambda: deque(maxlen=WINDOW))
 
@@ -114,7 +114,7 @@ class RaceRun:
     round_number: int = 0
     history: list[dict] = field(default_factory=list)
 
-    def run(self, session: TuneSession, base_seed: "int | SeedList") -> None:
+    def run(self, session: TuneSession, base_seed: int | SeedList) -> None:
         while self.round_number < self.rounds and len(self.race.live) > 1:
             session.plan(self.planned_games())
             jobs = self.race.round_jobs(self.round_number, base_seed)

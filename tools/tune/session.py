@@ -11,8 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import random
-from collections.abc import Mapping
-from typing import Callable, Iterator, Sequence
+from collections.abc import Callable, Iterator, Mapping, Sequence
 
 from referee.api import UsageError
 from referee.match import PlayerSpec

@@ -12,8 +12,8 @@ internal units (a log-scale parameter's logarithm) and clipped to the range.
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Sequence
 
 from tools.arena.grid import Parameter
 

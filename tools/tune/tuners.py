@@ -67,7 +67,7 @@ class TuneResult:
     ``games`` finished, from the results file or played now."""
 
     summary: dict | None
-    tuner: "SpsaTuner | RaceTuner"
+    tuner: SpsaTuner | RaceTuner
     tuned: str
     games: int
     interrupted: bool
@@ -95,7 +95,7 @@ def tune(settings: Settings, spec: TuneSpec) -> TuneResult:
     return TuneResult(_summary(spec, tuner, session, tallies), tuner, tuned, session.games, False)
 
 
-def _summary(spec: TuneSpec, tuner: "SpsaTuner | RaceTuner", session: TuneSession,
+def _summary(spec: TuneSpec, tuner: SpsaTuner | RaceTuner, session: TuneSession,
              tallies: dict[str, HeadToHead]) -> dict:
     """The run as one JSON-ready object."""
     result = {"method": tuner.method, "bot": spec.template, "vs": spec.vs,

@@ -14,8 +14,8 @@ from types import ModuleType
 from typing import Any
 
 from referee.api import Game, InvalidAction, TimeControl, UsageError
-from referee.harness.bot_stderr import StderrLog
 from referee.games import load_game
+from referee.harness.bot_stderr import StderrLog
 from referee.match import REPLAY_STDERR_CHARS
 
 _CUT_LINE_CHARS = 64            # room for the harness's own "[... N bytes cut]" line

@@ -28,11 +28,9 @@ def replay_of_results_line(results: Path, number: int) -> Path:
     """The replay file kept for the game on line ``number`` (1-based) of a results file."""
     try:
         with results.open("rb") as handle:
-            for index, raw in enumerate(handle, 1):
-                if index == number:
-                    break
-            else:
-                raise UsageError(f"results file {str(results)!r} has no line {number}")
+            raw = next((line for index, line in enumerate(handle, 1) if index == number), None)
+        if raw is None:
+            raise UsageError(f"results file {str(results)!r} has no line {number}")
     except OSError as error:
         raise UsageError(f"cannot read results file {str(results)!r}: {error.strerror}") from None
     try:

@@ -9,8 +9,14 @@ import pytest
 from referee.api import InvalidAction
 from referee.games import load_game
 from referee.games.calculation import codec
-from referee.games.calculation.rules import (SEQUENCES, CalculationState, build_action, move_action,
-                                             new_stock, waste_action)
+from referee.games.calculation.rules import (
+    SEQUENCES,
+    CalculationState,
+    build_action,
+    move_action,
+    new_stock,
+    waste_action,
+)
 
 
 def test_foundation_sequences():

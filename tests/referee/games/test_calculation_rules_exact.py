@@ -8,8 +8,13 @@ import random
 
 import pytest
 
-from referee.games.calculation.rules import (CalculationState, foundation_card, move_action,
-                                             new_stock, waste_action)
+from referee.games.calculation.rules import (
+    CalculationState,
+    foundation_card,
+    move_action,
+    new_stock,
+    waste_action,
+)
 
 ALL_ACTIONS = range(-1, 8 + 4 * 4 + 5)        # one below, every action number, five past the last
 

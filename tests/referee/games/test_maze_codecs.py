@@ -1,5 +1,6 @@
 """number_maze and number_maze_duel protocols, exactly: golden input blocks, the whole state a
-bot rebuilds from them, every refusal's message (mutation testing: ``python -m tests.mutation.runner codec``)."""
+bot rebuilds from them, every refusal's message (mutation testing:
+``python -m tests.mutation.runner codec``)."""
 from __future__ import annotations
 
 import pytest

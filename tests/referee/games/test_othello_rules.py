@@ -8,8 +8,14 @@ import pytest
 from referee.api import InvalidAction
 from referee.games import load_game
 from referee.games.othello import codec
-from referee.games.othello.rules import (OthelloState, flips, legal_moves, play_random_game,
-                                         random_playout, squares_of)
+from referee.games.othello.rules import (
+    OthelloState,
+    flips,
+    legal_moves,
+    play_random_game,
+    random_playout,
+    squares_of,
+)
 
 STEPS = ((0, 1), (0, -1), (1, 0), (-1, 0), (1, 1), (1, -1), (-1, 1), (-1, -1))
 

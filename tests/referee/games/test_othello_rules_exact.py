@@ -7,9 +7,20 @@ import random
 
 import pytest
 
-from referee.games.othello.rules import (FULL, RAYS, START_BLACK, START_WHITE, OthelloState, _ray,
-                                         _ray_table, flips, legal_moves, play_random_game,
-                                         random_playout, squares_of)
+from referee.games.othello.rules import (
+    FULL,
+    RAYS,
+    START_BLACK,
+    START_WHITE,
+    OthelloState,
+    _ray,
+    _ray_table,
+    flips,
+    legal_moves,
+    play_random_game,
+    random_playout,
+    squares_of,
+)
 from tests.referee.games.test_othello_rules import STEPS, reference_flips, reference_moves
 
 SLOTS = ("boards", "to_move", "moves", "turn", "last_move", "passes", "over")

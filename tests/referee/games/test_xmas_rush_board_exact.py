@@ -8,10 +8,26 @@ from __future__ import annotations
 
 import random
 
-from referee.games.xmas_rush.board import (CELLS, DELTA, RIGHT, SIZE, _EAST_BITS, _SOUTH_BITS,
-                                           _line_bits, can_step, cell_xy, connections, distances,
-                                           layers, manhattan, path_to, pattern_of, plan_moves,
-                                           rotate, tile_from_pattern)
+from referee.games.xmas_rush.board import (
+    _EAST_BITS,
+    _SOUTH_BITS,
+    CELLS,
+    DELTA,
+    RIGHT,
+    SIZE,
+    _line_bits,
+    can_step,
+    cell_xy,
+    connections,
+    distances,
+    layers,
+    manhattan,
+    path_to,
+    pattern_of,
+    plan_moves,
+    rotate,
+    tile_from_pattern,
+)
 
 
 def _open_board() -> int:

@@ -8,8 +8,17 @@ import pytest
 from referee.api import InvalidAction
 from referee.games import load_game
 from referee.games.xmas_rush import codec
-from referee.games.xmas_rush.board import (CELL_BITS, DOWN, ITEM_INDEX, ITEM_SHIFT, LEFT, RIGHT, UP,
-                                           item_name, item_owner)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    DOWN,
+    ITEM_INDEX,
+    ITEM_SHIFT,
+    LEFT,
+    RIGHT,
+    UP,
+    item_name,
+    item_owner,
+)
 from referee.games.xmas_rush.generation import league
 from referee.games.xmas_rush.rules import Move, Push, XmasRushState
 

@@ -30,7 +30,7 @@ from __future__ import annotations
 import pytest
 
 from referee.games import load_game
-from referee.games.xmas_rush.board import ITEM_NAMES, RIGHT, DOWN, rotate
+from referee.games.xmas_rush.board import DOWN, ITEM_NAMES, RIGHT, rotate
 from referee.games.xmas_rush.generation import CENTRE, TILE_POOLS, generate, league
 from referee.games.xmas_rush.javarandom import JavaRandom, java_shuffle
 from referee.games.xmas_rush.rules import Push

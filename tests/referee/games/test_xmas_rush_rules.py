@@ -8,8 +8,19 @@ import pytest
 
 from referee.games import load_game
 from referee.games.xmas_rush import codec
-from referee.games.xmas_rush.board import (CELL_BITS, DOWN, ITEM_INDEX, LEFT, RIGHT, UP,
-                                           can_step, cell_value, distances, gather, item_mask)
+from referee.games.xmas_rush.board import (
+    CELL_BITS,
+    DOWN,
+    ITEM_INDEX,
+    LEFT,
+    RIGHT,
+    UP,
+    can_step,
+    cell_value,
+    distances,
+    gather,
+    item_mask,
+)
 from referee.games.xmas_rush.rules import HAND, PUSHES, Move, Push, XmasRushState
 
 GAME = load_game("xmas_rush")
@@ -94,7 +105,8 @@ def test_gather_packs_every_ninth_bit():
 def test_item_mask_matches_a_scan():
     for state in mixed_states(8):
         for codes in ([1], [24], [3, 5, 7], list(range(1, 25)), []):
-            assert item_mask(state.board, codes) == sum(1 << c for c in range(49) if state.item_at(c) in codes)
+            expected = sum(1 << c for c in range(49) if state.item_at(c) in codes)
+            assert item_mask(state.board, codes) == expected
         for seat in (0, 1):
             assert state.quest_cells(seat) == item_mask(state.board, state.quests[seat])
 
@@ -222,7 +234,7 @@ def test_an_illegal_step_cancels_the_rest_of_the_move(answer, end):
 
 
 def test_quest_reveal_at_turn_start_and_check_after_the_input():
-    book, key = code_of("BOOK", 0), code_of("KEY", 0)
+    key = code_of("KEY", 0)
     state = corridor_state(items=["KEY 0 3 0", "BOOK 1 3 0"], quests=["BOOK 0"], level=2,
                            remaining=(6, 6))
     state.decks = ((key,), ())
@@ -274,7 +286,8 @@ def test_both_completing_in_the_same_turn_is_a_draw():
     state = corridor_state(items=["BOOK 1 3 0", "BOOK 3 3 1"], quests=["BOOK 0", "BOOK 1"],
                            level=1, remaining=(1, 1))
     # seat 0 is done after its first step; seat 1's three steps are still played out
-    state.apply((GAME.parse_action(state, 0, "MOVE RIGHT"), GAME.parse_action(state, 1, "MOVE LEFT LEFT LEFT")))
+    state.apply((GAME.parse_action(state, 0, "MOVE RIGHT"),
+                 GAME.parse_action(state, 1, "MOVE LEFT LEFT LEFT")))
     assert state.is_over() and state.scores() == (1, 1) and state.winner() is None
     assert state.end_reason() == "both completed every quest"
 

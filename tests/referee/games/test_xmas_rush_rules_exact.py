@@ -11,13 +11,26 @@ from __future__ import annotations
 
 import random
 
-from referee.games.xmas_rush.board import (CELL_BITS, CELL_MASK, DOWN, ITEM_SHIFT, LEFT, RIGHT,
-                                           UP, distances)
+from referee.games.xmas_rush.board import CELL_BITS, CELL_MASK, DOWN, ITEM_SHIFT, LEFT, RIGHT, UP, distances
 from referee.games.xmas_rush.generation import league
-from referee.games.xmas_rush.rules import (PUSH_TABLE, PUSHES, Move, Push, XmasRushState,
-                                           _moved_players, _push_tables, new_state)
-from tests.referee.games.test_xmas_rush_rules import (code_of, corridor_state, line_cells, mixed_states,
-                                        naive_distances, naive_push)
+from referee.games.xmas_rush.rules import (
+    PUSH_TABLE,
+    PUSHES,
+    Move,
+    Push,
+    XmasRushState,
+    _moved_players,
+    _push_tables,
+    new_state,
+)
+from tests.referee.games.test_xmas_rush_rules import (
+    code_of,
+    corridor_state,
+    line_cells,
+    mixed_states,
+    naive_distances,
+    naive_push,
+)
 
 SLOTS = XmasRushState.__slots__
 
