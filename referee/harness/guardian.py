@@ -1,12 +1,14 @@
 """A small process that ends every bot when the harness dies, however it dies (even SIGKILL).
 
 Started once per harness process (:func:`start`), it reads a pipe whose only
-writer is the harness: ``+PGID`` when a bot starts, ``-PGID`` when it is gone.
+writer is the harness: ``+PGID`` when a bot starts, ``-PGID`` when it is gone;
+``@FOLDER`` and ``!FOLDER`` for a sandboxed bot's temporary working folder.
 When the pipe reaches end of file (the harness exited or was killed, since the
 kernel closes its descriptors either way) it SIGKILLs the bot groups still
 listed, writes ``cgroup.kill`` in the run's cgroup folder (which also ends the
 bots' escaped children, see :mod:`referee.harness.cgroup`), kills every process that
-carries the harness's environment marker, removes the cgroup folder, and exits.
+carries the harness's environment marker, removes the cgroup folder and the bots'
+temporary folders still listed, and exits.
 
 Why not ``PR_SET_PDEATHSIG`` in each bot: setting it needs code in the child
 between fork and exec. A ``preexec_fn`` makes ``subprocess`` use fork instead of
@@ -22,6 +24,7 @@ and imports nothing from the project.
 from __future__ import annotations
 
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -76,6 +79,16 @@ def forget(group: int) -> None:
     _tell(f"-{group}\n")
 
 
+def watch_folder(path: str) -> None:
+    """A bot's temporary working folder (``botarena-bot-*``) to remove if the harness dies."""
+    _tell(f"@{path}\n")
+
+
+def forget_folder(path: str) -> None:
+    """The folder was removed with its bot."""
+    _tell(f"!{path}\n")
+
+
 def stop() -> None:
     """The harness is exiting normally: let the guardian clean up and end now."""
     global _writer
@@ -87,7 +100,11 @@ def stop() -> None:
 
 # -- the guardian process ---------------------------------------------------------------------
 
-def _read_groups() -> set[int]:
+FOLDER_PREFIX = "botarena-bot-"
+
+
+def _read_groups(folders: set[str]) -> set[int]:
+    """The groups still listed at the pipe's end; ``folders``: the temporary folders still listed."""
     groups: set[int] = set()
     pending = b""
     while True:
@@ -102,6 +119,13 @@ def _read_groups() -> set[int]:
         lines = (pending + chunk).split(b"\n")
         pending = lines.pop()
         for line in lines:
+            if line[:1] in (b"@", b"!"):
+                path = os.fsdecode(line[1:])
+                if line[:1] == b"@":
+                    folders.add(path)
+                else:
+                    folders.discard(path)
+                continue
             try:
                 number = int(line[1:])
             except ValueError:
@@ -160,7 +184,8 @@ def main(argv: list[str]) -> None:
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(number, signal.SIG_IGN)   # only the end of the pipe ends the guardian
     harness_pid, folder = argv[1], argv[2] if len(argv) > 2 else ""
-    groups = _read_groups()
+    folders: set[str] = set()
+    groups = _read_groups(folders)
     for group in groups:
         try:
             os.killpg(group, signal.SIGKILL)
@@ -171,6 +196,9 @@ def main(argv: list[str]) -> None:
         for _ in range(5):                      # children forked while we were killing
             if not _kill_marked(harness_pid):
                 break
+    for path in folders:                        # only what the harness made, nothing else
+        if os.path.isabs(path) and os.path.basename(path).startswith(FOLDER_PREFIX):
+            shutil.rmtree(path, ignore_errors=True)
 
 
 if __name__ == "__main__":

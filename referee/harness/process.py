@@ -332,6 +332,7 @@ class BotProcess(AnswerPipe):
         guardian.forget(self.pid)
         if self._own_folder is not None:
             shutil.rmtree(self._own_folder, ignore_errors=True)
+            guardian.forget_folder(self._own_folder)
         for _ in range(_STDERR_PIPE_BYTES // READ_CHUNK + 1):
             if not self._stderr_open or not self._poll_err.poll(0):
                 break

@@ -31,7 +31,7 @@ import tempfile
 from typing import NamedTuple
 
 from referee.api import UsageError
-from referee.harness import sandbox
+from referee.harness import guardian, sandbox
 
 SHELL = "/bin/sh"
 # $1 the cgroup.procs to enter, $2 "=value" or "-": the PWD the bot's environment had (the shell
@@ -78,7 +78,8 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
                      environment: dict[str, str], cgroup_procs: str | None) -> StartedBot:
     own_folder: str | None = None           # one made for the bot (absolute), removed with it
     if cwd is None:
-        own_folder = folder = tempfile.mkdtemp(prefix="botarena-bot-")
+        own_folder = folder = tempfile.mkdtemp(prefix=guardian.FOLDER_PREFIX)
+        guardian.watch_folder(own_folder)       # removed by the guardian if we are killed
     else:
         folder = os.path.abspath(cwd)
     reader, writer = os.pipe()
@@ -91,6 +92,7 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
         os.close(reader)
         if own_folder is not None:
             shutil.rmtree(own_folder, ignore_errors=True)
+            guardian.forget_folder(own_folder)
         raise
     finally:
         os.close(writer)

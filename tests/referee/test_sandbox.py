@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import socket
+import subprocess
 import sys
 
 import pytest
@@ -86,6 +87,30 @@ def test_sandboxed_escapes_die_with_the_game_and_when_the_harness_is_sigkilled()
             _kill_left(bot_processes_of(cli.pid))
     finally:
         _kill_left(_with_token(token))
+
+
+@needs_bwrap
+def test_a_sandboxed_bots_temporary_folders_go_when_the_harness_is_sigkilled(tmp_path):
+    """A sandboxed bot works in a botarena-bot-* folder of its own; SIGKILLed, botarena cannot
+    remove them: its guardian does."""
+    environment = {**os.environ, "TMPDIR": str(tmp_path)}
+    cli = subprocess.Popen([sys.executable, "-m", "tools.cli", "play", "tictactoe",
+                            f"{HOSTILE} good", f"{HOSTILE} spin 1", "--first-turn-ms", "60000",
+                            "--sandbox"], cwd=ROOT, env=environment, stdout=subprocess.DEVNULL,
+                           stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(lambda: len(list(tmp_path.glob("botarena-bot-*"))) == 2
+                         or cli.poll() is not None)
+        assert cli.poll() is None, cli.communicate()
+        cli.kill()
+        cli.wait()
+        assert _wait_for(lambda: not list(tmp_path.glob("botarena-bot-*")), 10), \
+            list(tmp_path.iterdir())
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+        _kill_left(bot_processes_of(cli.pid))
 
 
 @needs_bwrap
