@@ -14,9 +14,17 @@ from tests.conftest import ROOT
 pytestmark = pytest.mark.skipif(not os.path.exists("/dev/full"), reason="no /dev/full here")
 
 
-def _botarena(*args: str, stdout) -> subprocess.CompletedProcess:
+def _environment(unbuffered: bool) -> dict[str, str]:
+    """The test's environment with PYTHONUNBUFFERED as asked: unset, standard output is
+    block-buffered, and what is left in the buffer is written again at the interpreter's exit."""
+    environment = {key: value for key, value in os.environ.items() if key != "PYTHONUNBUFFERED"}
+    return {**environment, "PYTHONUNBUFFERED": "1"} if unbuffered else environment
+
+
+def _botarena(*args: str, stdout, unbuffered: bool) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "tools.cli", *args], cwd=ROOT, stdout=stdout,
-                          stderr=subprocess.PIPE, text=True, timeout=120)
+                          stderr=subprocess.PIPE, text=True, timeout=120,
+                          env=_environment(unbuffered))
 
 
 @pytest.mark.parametrize("args", [
@@ -28,17 +36,20 @@ def _botarena(*args: str, stdout) -> subprocess.CompletedProcess:
     ["bundle", "tictactoe/random", "-o", "-"],
     ["--help"],
 ])
-def test_a_full_device_is_one_line_and_exit_1(args):
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
+def test_a_full_device_is_one_line_and_exit_1(args, unbuffered):
     with open("/dev/full", "w") as full:
-        done = _botarena(*args, stdout=full)
+        done = _botarena(*args, stdout=full, unbuffered=unbuffered)
     assert done.returncode == 1, done.stderr
     assert done.stderr == "botarena: cannot write the output: No space left on device\n", done.stderr
 
 
-def test_a_reader_that_went_away_is_no_error():
+@pytest.mark.parametrize("unbuffered", [False, True], ids=["buffered", "unbuffered"])
+def test_a_reader_that_went_away_is_no_error(unbuffered):
     """``botarena games | head -c0``: the pipe is closed before botarena writes a byte."""
     child = subprocess.Popen([sys.executable, "-m", "tools.cli", "games"], cwd=ROOT,
-                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+                             stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                             env=_environment(unbuffered))
     child.stdout.close()
     stderr = child.stderr.read()
     child.stderr.close()

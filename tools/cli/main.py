@@ -9,7 +9,7 @@ import sys
 
 from referee.api import BotArenaError
 from referee.harness.process import become_subreaper, close_all
-from tools.cli.output import OutputFailed, guarded_stdout, output_failure
+from tools.cli.output import OutputFailed, guarded_stdout, output_failure, silence_stdout
 
 COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
             "bundle", "bench")
@@ -93,6 +93,7 @@ def main(argv: list[str] | None = None) -> int:
         print("botarena: interrupted", file=sys.stderr)
         return 130
     except BrokenPipeError:
+        silence_stdout()
         return 0
     except OSError as error:
         if error.errno != errno.ENAMETOOLONG:

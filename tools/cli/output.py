@@ -3,6 +3,7 @@ not a traceback, both when a command prints and when its last lines are flushed 
 from __future__ import annotations
 
 import contextlib
+import os
 import sys
 from collections.abc import Iterator
 
@@ -57,8 +58,21 @@ def guarded_stdout() -> Iterator[None]:
             sys.stdout = stream
 
 
+def silence_stdout() -> None:
+    """Point standard output's descriptor at /dev/null: what is still buffered in ``sys.stdout``
+    (block-buffered when it is not a terminal) then goes there at the interpreter's exit, instead
+    of failing a second time as "Exception ignored ... OSError" with exit status 120."""
+    try:
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    except (OSError, ValueError, AttributeError):
+        pass
+
+
 def output_failure(failed: OutputFailed) -> int:
     """Exit status, after one line on stderr; a reader that went away (``| head``) is no error."""
+    silence_stdout()
     if isinstance(failed.error, BrokenPipeError):
         return 0
     print(f"botarena: cannot write the output: {failed.error.strerror or failed.error}",
