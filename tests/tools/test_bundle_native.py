@@ -61,6 +61,52 @@ def test_cpp_headers_are_inlined_once_where_first_included_with_their_sources(tm
         < text.index("// ---- path.h ----") < text.index("int main()") \
         < text.index("// ---- board.cpp ----")
     assert "#include <iostream>" in text and "#include <queue>" in text      # system: kept
+    # <string>: main.cpp, board.h, path.h and io/input.h include it; <vector>: path.h, input.h
+    assert text.count("#include <string>") == 1 and text.count("#include <vector>") == 1
+
+
+_SYSTEM_MAIN = """\
+#include <assert.h>
+#include <stdio.h>
+#include "twice.h"
+#ifdef WITH_MATH
+#include <math.h>
+#endif
+#include <math.h>
+#include <stdio.h>
+#include <assert.h>
+
+int main(void) {
+    printf("%d %d\\n", twice(2), (int)sqrt(16.0));
+    return 0;
+}
+"""
+_SYSTEM_HEADER = """\
+#ifndef TWICE_H
+#define TWICE_H
+#include <stdio.h>
+#include <stdlib.h>
+static int twice(int value) { return 2 * value; }
+#endif
+"""
+
+
+@needs("C")
+def test_a_system_include_already_in_effect_is_not_repeated(tmp_path):
+    """Once a system header is included outside every #if (an include guard aside), later
+    includes of it are dropped; a first one inside an #if does not count; <assert.h> stays."""
+    (tmp_path / "main.c").write_text(_SYSTEM_MAIN)
+    (tmp_path / "twice.h").write_text(_SYSTEM_HEADER)
+    out = tmp_path / "out" / "bundle.c"
+    out.parent.mkdir()
+    done = run_cli("bundle", str(tmp_path / "main.c"), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    text = out.read_text()
+    counts = {name: text.count(f"#include <{name}>")
+              for name in ("stdio.h", "stdlib.h", "math.h", "assert.h")}
+    assert counts == {"stdio.h": 1, "stdlib.h": 1, "math.h": 2, "assert.h": 2}, text
+    subprocess.run(["gcc", str(out), "-o", str(tmp_path / "run"), "-lm"], check=True)
+    assert subprocess.run([str(tmp_path / "run")], capture_output=True, text=True).stdout == "4 4\n"
 
 
 _MAIN = """\

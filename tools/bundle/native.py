@@ -3,7 +3,9 @@
 - C and C++ (here): every local ``#include`` replaced by the file it names, at its first
   inclusion; a file already inlined is not inlined again (``#pragma once`` lines dropped; include
   guards stay, harmless); the sources that go with included headers follow the entry file, in
-  the order they were found; system includes are kept as written.
+  the order they were found; system includes are kept as written, but once: one already made
+  outside every ``#if`` earlier in the bundle is not repeated (``<assert.h>`` always is: NDEBUG
+  may differ).
 - Java (``tools.bundle.java_bundle``) and Rust (``tools.bundle.rust_bundle``).
 
 Each bundle names its parts, so one that reaches the size limit says which files weigh most.
@@ -62,6 +64,9 @@ def check_size(bundle: NativeBundle, entry: Path, limit: int) -> None:
                      f"parts: {named}")
 
 
+_REINCLUDED = ("assert.h", "cassert")     # meant to be included again (NDEBUG may have changed)
+
+
 # -- C and C++ ----------------------------------------------------------------------------------
 
 class _CFamilyBundler:
@@ -70,9 +75,12 @@ class _CFamilyBundler:
         self.base = project.entry.parent
         self.done: set[Path] = set()
         self.sizes: dict[str, int] = {}
+        self.system: set[tuple[bool, str]] = set()     # system includes in effect from here on
 
-    def emit(self, path: Path) -> list[str]:
-        """``path``'s lines with its local includes inlined (each file once in the bundle)."""
+    def emit(self, path: Path, conditional: bool = False) -> list[str]:
+        """``path``'s lines with its local includes inlined (each file once in the bundle) and
+        system includes already in effect dropped; ``conditional``: the file is inlined inside
+        an ``#if`` of its includer."""
         self.done.add(path)
         parsed = self.project.files[path]
         label = relative_label(path, self.base)
@@ -87,8 +95,11 @@ class _CFamilyBundler:
                 continue                       # the bundle holds it once anyway
             if include is not None and include.target is not None:
                 if include.target not in self.done:
-                    out.extend(self.emit(include.target))
+                    out.extend(self.emit(include.target,
+                                         conditional or not include.unconditional))
                     resumed = True
+                continue
+            if include is not None and not self._first_system_include(include, conditional):
                 continue
             if resumed and line.strip():
                 out.append(f"// ---- {label} (continued) ----")
@@ -97,6 +108,15 @@ class _CFamilyBundler:
             own += len(line) + 1
         self.sizes[label] = own
         return out
+
+    def _first_system_include(self, include: c_family.Include, conditional: bool) -> bool:
+        """Whether to keep this system include: not when the same one is already in effect."""
+        key = (include.quoted, include.name)
+        if key in self.system and include.name not in _REINCLUDED:
+            return False
+        if include.unconditional and not conditional:
+            self.system.add(key)
+        return True
 
 
 def bundle_c_family(entry: Path, include_dirs: tuple[Path, ...], command: str) -> NativeBundle:

@@ -34,6 +34,7 @@ class Include:
     name: str
     quoted: bool               # "name" rather than <name>
     target: Path | None        # the local file it resolves to; None for a system header
+    unconditional: bool = True  # outside every #if block of its file (an include guard aside)
 
 
 @dataclass(frozen=True, slots=True)
@@ -70,21 +71,39 @@ def parse_file(path: Path, include_dirs: tuple[Path, ...]) -> SourceFile:
     masked = mask_c(text).splitlines()
     lines = text.splitlines()
     includes, once = [], []
-    for number, mask_line in enumerate(masked):
-        directive = _DIRECTIVE.match(mask_line)      # (a directive in a comment is masked out)
-        if directive is None:
-            continue
-        if directive.groups() == ("pragma", "once"):
+    directives = [(number, found) for number, found in
+                  ((number, _DIRECTIVE.match(line)) for number, line in enumerate(masked))
+                  if found is not None]           # (a directive in a comment is masked out)
+    guard = _guard_depth(directives)
+    depth = 0
+    for number, directive in directives:
+        if directive.group(1) in ("if", "ifdef", "ifndef"):
+            depth += 1
+        elif directive.group(1) == "endif":
+            depth -= 1
+        elif directive.groups() == ("pragma", "once"):
             once.append(number)
         elif directive.group(1) == "include":
             # the name is a literal, blanked in the mask: read it from the original line
-            found = _INCLUDE.match(lines[number], mask_line.index("#"))
+            found = _INCLUDE.match(lines[number], masked[number].index("#"))
             if found is None:
                 continue        # #include MACRO: computed, left to the compiler
             quoted, name = found.group(1) == '"', found.group(2).strip()
             includes.append(Include(number, name, quoted,
-                                    resolve_include(name, quoted, path.parent, include_dirs)))
+                                    resolve_include(name, quoted, path.parent, include_dirs),
+                                    depth <= guard))
     return SourceFile(path, text, tuple(includes), tuple(once))
+
+
+def _guard_depth(directives: list[tuple[int, re.Match]]) -> int:
+    """1 when the file is wrapped in an include guard (``#ifndef X`` then ``#define X`` first,
+    ``#endif`` last), else 0: inside the guard is the file's top level."""
+    if len(directives) < 3:
+        return 0
+    (_, first), (_, second), (_, last) = directives[0], directives[1], directives[-1]
+    wrapped = (first.group(1) == "ifndef" and second.group(1) == "define"
+               and first.group(2) == second.group(2) != "" and last.group(1) == "endif")
+    return 1 if wrapped else 0
 
 
 def resolve_include(name: str, quoted: bool, folder: Path,
