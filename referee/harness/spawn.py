@@ -25,6 +25,7 @@ from __future__ import annotations
 import errno
 import os
 import re
+import secrets
 import shutil
 import subprocess
 import tempfile
@@ -78,8 +79,7 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
                      environment: dict[str, str], cgroup_procs: str | None) -> StartedBot:
     own_folder: str | None = None           # one made for the bot (absolute), removed with it
     if cwd is None:
-        own_folder = folder = tempfile.mkdtemp(prefix=guardian.FOLDER_PREFIX)
-        guardian.watch_folder(own_folder)       # removed by the guardian if we are killed
+        own_folder = folder = _own_folder()
     else:
         folder = os.path.abspath(cwd)
     reader, writer = os.pipe()
@@ -101,6 +101,20 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
                           cgroup_procs is not None)
     finally:
         os.close(reader)
+
+
+def _own_folder() -> str:
+    """A new private folder for a sandboxed bot, made after the guardian is told its name: killed
+    at any moment, we leave nothing behind (told first, made second)."""
+    for _ in range(100):
+        path = os.path.join(tempfile.gettempdir(), guardian.FOLDER_PREFIX + secrets.token_hex(6))
+        guardian.watch_folder(path)
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            guardian.forget_folder(path)        # someone else's: never to be removed
+    raise BotStartError("cannot make a temporary folder for a sandboxed bot: 100 names taken")
 
 
 def _check_program(program: str, name: str, cwd: str | None, environment: dict[str, str]) -> bool:
