@@ -117,9 +117,20 @@ def test_a_results_file_that_cannot_be_used_is_refused_before_the_first_game(tmp
 
 
 def test_a_debug_line_read_as_the_answer_is_shown_with_the_answer_that_followed(tmp_path):
-    fault = _first_fault_of_a_chatty_bot(tmp_path, (   # two flushed prints: they arrive apart
+    """Two flushed prints 5 ms apart usually arrive apart: the first is refused as the answer and
+    the refusal names the line that came next (if it came within line_following's 50 ms). A
+    loaded machine may deliver both at once: then it is the two-line message. Either way the
+    debug line is named as what was read. (The hint itself, with no timing involved:
+    tests/referee/test_match_results.py and test_seams.py.)"""
+    fault = _first_fault_of_a_chatty_bot(tmp_path, (
         "print('debug: thinking hard', flush=True)\ntime.sleep(0.005)\n"
         "print(actions[0].strip(), flush=True)"))
-    assert "got 'debug: thinking hard'" in fault["detail"]
-    assert ("the next line it printed was '0 0': if the refused line was debug output, print "
-            "that to stderr") in fault["detail"]
+    detail = fault["detail"]
+    if detail.startswith("answered more than one line"):      # they arrived together
+        assert "'debug: thinking hard' was read as the answer, then came the extra line '0 0'" \
+            in detail, detail
+    else:
+        assert "got 'debug: thinking hard'" in detail, detail
+        assert "the next line it printed" not in detail or (
+            "the next line it printed was '0 0': if the refused line was debug output, print "
+            "that to stderr") in detail, detail
