@@ -103,9 +103,10 @@ def stop() -> None:
 FOLDER_PREFIX = "botarena-bot-"
 
 
-def _read_groups(folders: set[str]) -> set[int]:
-    """The groups still listed at the pipe's end; ``folders``: the temporary folders still listed."""
+def _read_listed() -> tuple[set[int], set[str]]:
+    """The bot groups and the temporary folders still listed at the pipe's end."""
     groups: set[int] = set()
+    folders: set[str] = set()
     pending = b""
     while True:
         try:
@@ -115,7 +116,7 @@ def _read_groups(folders: set[str]) -> set[int]:
         except OSError:
             chunk = b""
         if not chunk:
-            return groups
+            return groups, folders
         lines = (pending + chunk).split(b"\n")
         pending = lines.pop()
         for line in lines:
@@ -184,8 +185,7 @@ def main(argv: list[str]) -> None:
     for number in (signal.SIGINT, signal.SIGTERM, signal.SIGHUP, signal.SIGPIPE):
         signal.signal(number, signal.SIG_IGN)   # only the end of the pipe ends the guardian
     harness_pid, folder = argv[1], argv[2] if len(argv) > 2 else ""
-    folders: set[str] = set()
-    groups = _read_groups(folders)
+    groups, folders = _read_listed()
     for group in groups:
         try:
             os.killpg(group, signal.SIGKILL)

@@ -28,7 +28,6 @@ import fcntl
 import itertools
 import os
 import select
-import shutil
 import subprocess
 import threading
 import time
@@ -53,7 +52,7 @@ from referee.harness.process_tree import (
     signal_group,
     start_ticks,
 )
-from referee.harness.spawn import BotStartError, StartedBot, start_bot
+from referee.harness.spawn import BotStartError, StartedBot, remove_own_folder, start_bot
 from referee.harness.watchdog import monitor
 
 DEFAULT_MEMORY_MB = 768         # as on CodinGame
@@ -331,8 +330,7 @@ class BotProcess(AnswerPipe):
             self._cgroup.remove()
         guardian.forget(self.pid)
         if self._own_folder is not None:
-            shutil.rmtree(self._own_folder, ignore_errors=True)
-            guardian.forget_folder(self._own_folder)
+            remove_own_folder(self._own_folder)
         for _ in range(_STDERR_PIPE_BYTES // READ_CHUNK + 1):
             if not self._stderr_open or not self._poll_err.poll(0):
                 break

@@ -91,8 +91,7 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
     except BaseException:
         os.close(reader)
         if own_folder is not None:
-            shutil.rmtree(own_folder, ignore_errors=True)
-            guardian.forget_folder(own_folder)
+            remove_own_folder(own_folder)
         raise
     finally:
         os.close(writer)
@@ -115,6 +114,12 @@ def _own_folder() -> str:
         except FileExistsError:
             guardian.forget_folder(path)        # someone else's: never to be removed
     raise BotStartError("cannot make a temporary folder for a sandboxed bot: 100 names taken")
+
+
+def remove_own_folder(path: str) -> None:
+    """Remove a folder made by :func:`_own_folder`, and tell the guardian it is gone."""
+    shutil.rmtree(path, ignore_errors=True)
+    guardian.forget_folder(path)
 
 
 def _check_program(program: str, name: str, cwd: str | None, environment: dict[str, str]) -> bool:

@@ -71,9 +71,8 @@ def parse_file(path: Path, include_dirs: tuple[Path, ...]) -> SourceFile:
     masked = mask_c(text).splitlines()
     lines = text.splitlines()
     includes, once = [], []
-    directives = [(number, found) for number, found in
-                  ((number, _DIRECTIVE.match(line)) for number, line in enumerate(masked))
-                  if found is not None]           # (a directive in a comment is masked out)
+    directives = [(number, found) for number, line in enumerate(masked)
+                  if (found := _DIRECTIVE.match(line))]   # (a directive in a comment is masked out)
     guard = _guard_depth(directives)
     depth = 0
     for number, directive in directives:
