@@ -33,15 +33,23 @@ def cli():
 
 def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", help="also run tests marked slow")
+    parser.addoption("--full", action="store_true",
+                     help="also run the second tier: tests marked full (bash tools/quickstart.sh test --all)")
 
 
 def pytest_collection_modifyitems(config, items):
-    if config.getoption("--runslow"):
-        return
-    skip = pytest.mark.skip(reason="slow: run with --runslow")
+    """The tiers: the first (the README's test command) runs every test not marked ``full``;
+    ``--full`` adds the second tier (long process checks, every compiler, the browser, the
+    cluster, documentation tables); ``--runslow`` the hand-run tables of hours."""
+    skips = []
+    if not config.getoption("--full"):
+        skips.append(("full", pytest.mark.skip(reason="full tier: bash tools/quickstart.sh test --all")))
+    if not config.getoption("--runslow"):
+        skips.append(("slow", pytest.mark.skip(reason="slow: run with --runslow")))
     for item in items:
-        if "slow" in item.keywords:
-            item.add_marker(skip)
+        for keyword, skip in skips:
+            if keyword in item.keywords:
+                item.add_marker(skip)
 
 
 def pytest_terminal_summary(terminalreporter):
