@@ -15,10 +15,12 @@ fi
 # plain path entry instead.
 setup() {
     if [ ! -x .venv/bin/python ]; then
+        echo "setting up .venv (once: about a minute)..." >&2
         "$python" -m venv .venv
     fi
     if ! .venv/bin/python -c "import $2" 2>/dev/null \
             || compgen -G ".venv/lib/python3*/site-packages/__editable___botarena*finder.py" >/dev/null; then
+        echo "installing botarena${1:+ with $1} into .venv (once: about a minute)..." >&2
         .venv/bin/python -m pip install --quiet --disable-pip-version-check \
             --config-settings editable_mode=compat -e ".$1"
     fi
@@ -27,16 +29,17 @@ setup() {
 # Playwright driving the system's chromium (the replay viewer); a part that is missing is skipped
 # with one line in the summary.
 TEST_EXTRAS="[test,cluster,view-test]"
-TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, coverage, matplotlib, hypothesis, mypy, ruff, distributed, playwright, referee"
+TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, xdist, coverage, matplotlib, hypothesis, mypy, ruff, distributed, playwright, referee"
 case "${1:-}" in
     demo)
         shift
         setup "" "psutil, tqdm, referee"
         exec .venv/bin/botarena play xmas_rush greedy random --seed 1 --replay replays/demo.json "$@" ;;
     test)
+        # the first tier, stage by stage (tests/stages.py); --all: every tier, as CI runs it
         shift
         setup "$TEST_EXTRAS" "$TEST_MODULES"
-        exec .venv/bin/python -m pytest "$@" ;;
+        exec .venv/bin/python -m tests.stages "$@" ;;
     check)
         # every finding printed, both run, the status non-zero if either found anything
         shift

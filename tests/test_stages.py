@@ -1,0 +1,28 @@
+"""The stage runner behind the README's test command (tests/stages.py)."""
+from __future__ import annotations
+
+import subprocess
+import sys
+
+from tests.conftest import ROOT
+from tests.stages import STAGES, all_test_files, files_by_stage
+
+
+def test_every_test_file_runs_in_exactly_one_stage():
+    grouped = files_by_stage()
+    placed = [path for files in grouped.values() for path in files]
+    assert sorted(placed) == all_test_files()
+    assert len(placed) == len(set(placed))
+    assert all(grouped[stage.name] for stage in STAGES), "a stage with no files"
+
+
+def test_the_readme_test_command_runs_the_stages():
+    script = (ROOT / "tools" / "quickstart.sh").read_text()
+    assert "-m tests.stages" in script
+
+
+def test_an_unknown_stage_is_one_line_and_exit_2():
+    done = subprocess.run([sys.executable, "-m", "tests.stages", "--stage", "nope"], cwd=ROOT,
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2
+    assert "unknown stage 'nope'" in done.stderr
