@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 
+from tests.tiers import second_tier
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
@@ -47,6 +49,8 @@ def pytest_collection_modifyitems(config, items):
     if not config.getoption("--runslow"):
         skips.append(("slow", pytest.mark.skip(reason="slow: run with --runslow")))
     for item in items:
+        if "full" not in item.keywords and second_tier(item.nodeid):
+            item.add_marker(pytest.mark.full)
         for keyword, skip in skips:
             if keyword in item.keywords:
                 item.add_marker(skip)

@@ -6,6 +6,7 @@ import sys
 
 from tests.conftest import ROOT
 from tests.stages import STAGES, all_test_files, files_by_stage
+from tests.tiers import SECOND_TIER
 
 
 def test_every_test_file_runs_in_exactly_one_stage():
@@ -26,3 +27,15 @@ def test_an_unknown_stage_is_one_line_and_exit_2():
                           capture_output=True, text=True, timeout=60)
     assert done.returncode == 2
     assert "unknown stage 'nope'" in done.stderr
+
+
+def test_every_second_tier_entry_names_a_test():
+    """A renamed test would silently come back to the first tier: each entry must match."""
+    done = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=",
+                           "-p", "no:cacheprovider", "tests"], cwd=ROOT, capture_output=True,
+                          text=True, timeout=300)
+    ids = [line for line in done.stdout.splitlines() if "::" in line]
+    assert len(ids) > 1000, done.stdout[-2000:]
+    stale = [prefix for prefixes in SECOND_TIER.values() for prefix in prefixes
+             if not any(nodeid.startswith(prefix) for nodeid in ids)]
+    assert not stale, stale
