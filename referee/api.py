@@ -95,7 +95,7 @@ class FaultRecord:
     turn: int
     detail: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "turn": self.turn, "detail": self.detail}
 
 
@@ -121,7 +121,7 @@ class State(Protocol):
     turn: int
 
     def acting_seats(self) -> Sequence[int]: ...
-    def legal_actions(self, seat: int) -> list: ...
+    def legal_actions(self, seat: int) -> Sequence[Any]: ...
     def apply(self, actions: Sequence[Any]) -> None: ...
     def is_over(self) -> bool: ...
     def scores(self) -> Sequence[float]: ...
@@ -240,7 +240,7 @@ class SeatTurn:
 class TurnRecord:
     turn: int
     seats: list[SeatTurn] = field(default_factory=list)
-    notes: dict | None = None           # a referee's own per-step extras (an external one's frames)
+    notes: dict[str, Any] | None = None           # a referee's own per-step extras (an external one's frames)
 
 
 # -- the match loop's seams: players and a referee ------------------------------------------------

@@ -142,7 +142,7 @@ class _Starter:
 class _Match:
     """The state of one game being played (play_match's helper)."""
 
-    def __init__(self, name: str, referee: Referee, names: list[str], seed: int, options: dict,
+    def __init__(self, name: str, referee: Referee, names: list[str], seed: int, options: dict[str, Any],
                  clock: TimeControl, record: bool):
         self.name, self.referee, self.names, self.seed = name, referee, names, seed
         self.count = count = len(names)
@@ -162,7 +162,8 @@ class _Match:
         self.lag_from: float | None = None
         self.last_answer: Answer | None = None  # the answer _ask_unrecorded read last
 
-    def play(self, entries: Sequence[PlayerSpec | Player], starter: _Starter, on_turn,
+    def play(self, entries: Sequence[PlayerSpec | Player], starter: _Starter,
+             on_turn: Callable[[int], None] | None,
              watchdog: GameWatchdog, slack_s: float,
              on_bots_started: Callable[[], None] | None = None) -> None:
         referee = self.referee

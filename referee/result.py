@@ -29,7 +29,7 @@ class PlayerResult:
     def latency_summary(self) -> dict[str, float]:
         return latency_summary(self.latencies_ms)
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "score": self.score, "rank": self.rank,
                 "fault": self.fault.to_json() if self.fault else None,
                 "latency_ms": self.latency_summary(),
@@ -58,7 +58,7 @@ class MatchResult:
             return Ending.REFEREE_ERROR
         return Ending.FAULT if any(player.fault for player in self.players) else Ending.RULES
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = {"game": self.game, "seed": self.seed, "options": self.options,
                 "turns": self.turns, "reason": self.reason, "winner": self.winner,
                 "players": [player.to_json() for player in self.players]}

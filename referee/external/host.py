@@ -158,7 +158,7 @@ class HostSession:
         _discard(host, self.file, counted=self.broken)
 
 
-def open_session(game_file: GameFile):
+def open_session(game_file: GameFile) -> HostSession | None:
     """A game on this thread's host for ``game_file`` (started or restarted as needed), or None
     when its host was given up (the caller then starts one JVM for the game)."""
     key = (threading.get_ident(), str(game_file.path))

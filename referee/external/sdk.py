@@ -24,6 +24,7 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from referee.api import RefereeError, RefereeOutcome, Reply, Request
 from referee.external.channel import Channel
@@ -53,9 +54,9 @@ class Frame:
     metadata: str | None = None
     scores: dict[int, float] | None = None
 
-    def notes(self) -> dict:
+    def notes(self) -> dict[str, Any]:
         """The frame as a replay keeps it (what the viewer and the SDK's game log need)."""
-        data: dict = {"frame": self.index, "view": self.view}
+        data: dict[str, Any] = {"frame": self.index, "view": self.view}
         if self.summary:
             data["summary"] = self.summary
         if self.tooltips:
@@ -88,7 +89,7 @@ class SdkReferee:
         self.step_slack_s = self.timeout_s  # the referee's own time per step (the watchdog's)
         self.scores: dict[int, float] | None = None
         self._asked: Request | None = None
-        self._notes: list[dict] = []
+        self._notes: list[dict[str, Any]] = []
         self._held: dict[int, list[str]] = {}     # input of 0-line frames, sent with the next
 
     # -- the seam ----------------------------------------------------------------------------
@@ -141,7 +142,7 @@ class SdkReferee:
         ranks = [sum(1 for other in scores if other > score) for score in scores]
         return RefereeOutcome(tuple(scores), "the referee's scores", self.frames, tuple(ranks))
 
-    def step_notes(self) -> dict | None:
+    def step_notes(self) -> dict[str, Any] | None:
         """The frames read since the last call (view, summary, tooltips...), for the replay."""
         notes, self._notes = self._notes, []
         return {"frames": notes} if notes else None
