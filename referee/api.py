@@ -47,6 +47,11 @@ class MatchCancelled(Exception):
     propagates. An internal signal, never shown to a user."""
 
 
+# The largest score (in size) botarena takes from a referee: a results file holds nothing larger
+# (tools.arena.results), and the summaries square scores (1e300 squared overflows).
+MAX_SCORE = 1e15
+
+
 class TurnOrder(enum.Enum):
     SIMULTANEOUS = "simultaneous"
     ALTERNATING = "alternating"

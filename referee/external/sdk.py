@@ -26,7 +26,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from referee.api import RefereeError, RefereeOutcome, Reply, Request
+from referee.api import MAX_SCORE, RefereeError, RefereeOutcome, Reply, Request
 from referee.external.channel import Channel
 
 HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
@@ -236,6 +236,10 @@ class SdkReferee:
             if seat is None or score is None or not 0 <= seat < self.players or seat in scores:
                 raise self._garbage(f"SCORES line {_cut(line)}: expected 'player score', each "
                                     f"player of {self.players} once")
+            if not math.isfinite(score) or abs(score) > MAX_SCORE:
+                raise RefereeError(f"{self.label} gave a score botarena cannot keep: SCORES line "
+                                   f"{_cut(line)} (a score is a finite number within "
+                                   f"+-{MAX_SCORE:.0e})", self._stderr_tail())
             scores[seat] = score
         if len(scores) != self.players:
             raise self._garbage(f"SCORES for {len(scores)} of {self.players} players")
@@ -266,10 +270,9 @@ def _integer(text: str) -> int | None:
 
 def _number(text: str) -> float | None:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         return None
-    return value if math.isfinite(value) else None
 
 
 def _cut(text: str, width: int = 80) -> str:

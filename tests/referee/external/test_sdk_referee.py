@@ -144,3 +144,19 @@ def test_a_line_beyond_a_multi_line_answer_is_refused(tmp_path):
     # refused as the answer's extra line, or at the next input when it came later
     assert fault is not None and fault.kind is Fault.BAD_OUTPUT
     assert "extra line" in fault.detail or "wrote output when none was expected" in fault.detail
+
+
+@pytest.mark.parametrize("text", ["1e300", "-1e16", "nan", "inf", "-Infinity"])
+def test_a_score_no_results_file_can_hold_is_a_referee_error_quoting_its_line(tmp_path, text):
+    result = play(sdk_game(tmp_path, "--score", f"1={text}", parameters={"turns": 1}),
+                  [["--digit", "1"], ["--digit", "2"]])
+    assert result.referee_error is not None
+    assert f"SCORES line '1 {text}'" in result.reason, result.reason
+    assert result.winner is None and all(player.score == 0 for player in result.players)
+
+
+def test_a_score_of_1e15_is_kept(tmp_path):
+    result = play(sdk_game(tmp_path, "--score", "0=-1e15", parameters={"turns": 1}),
+                  [["--digit", "1"], ["--digit", "2"]])
+    assert result.referee_error is None, result.referee_error
+    assert [player.score for player in result.players] == [-1e15, 2.0]
