@@ -277,6 +277,12 @@ class Reply(NamedTuple):
     fault: Fault | None = None
 
 
+# A referee's verdict on an answer (``Referee.submit``): (seat, reason) refuses it, a BAD_OUTPUT
+# fault; (seat, reason, kind) is a fault of that kind (a referee that keeps the time itself, as
+# the SDK's soft limit does, times a seat out: TIMEOUT).
+Verdict = tuple[int, str] | tuple[int, str, Fault]
+
+
 @dataclass(frozen=True, slots=True)
 class RefereeOutcome:
     """A finished game as its referee scores it; ``ranks`` None: the match loop ranks by score,
@@ -340,9 +346,10 @@ class Referee(Protocol):
         the game is over."""
         ...
 
-    def submit(self, replies: Sequence[Reply]) -> Sequence[tuple[int, str]]:
+    def submit(self, replies: Sequence[Reply]) -> Sequence[Verdict]:
         """The replies to the last ``requests()``, in its order; returns (seat, reason) for each
-        answer refused (the loop records a BAD_OUTPUT fault). Whether a game goes on after a
+        answer refused (the loop records a BAD_OUTPUT fault), or (seat, reason, kind) for a
+        fault of another kind the referee found (see Verdict). Whether a game goes on after a
         fault is the referee's decision."""
         ...
 
