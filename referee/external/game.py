@@ -8,7 +8,7 @@ from referee.api import Game, OptionSpec, TimeControl, TurnOrder, UsageError
 from referee.external.brutal import BrutalReferee
 from referee.external.channel import Channel, RefereeProcess
 from referee.external.gamefile import KEY_PATTERN, GameFile, read_game_file
-from referee.external.host import compiled_host, open_session
+from referee.external.host import compiled_host, host_command, open_session
 from referee.external.sdk import SdkReferee
 
 
@@ -70,6 +70,15 @@ class ExternalGame:
             raise UsageError(f"game {self.name}: the CodinGame referee sends its own time limits; "
                              "--turn-ms and --first-turn-ms apply to brutaltester referees only "
                              "(--grace-ms still applies)")
+
+    def commands(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Every command a game runs besides the bots, each with what it is (in the folder of
+        the game file): the referee's, or the referee host's and the one it falls back to."""
+        file = self.file
+        if file.host is None:
+            return [("referee", file.command)]
+        return [("referee host", tuple(host_command(file.host))),
+                ("referee without the host", file.command or file.host.fallback_command())]
 
     def referee(self, options: dict[str, Any],
                 clock: TimeControl | None = None) -> SdkReferee | BrutalReferee:

@@ -92,15 +92,20 @@ def compiled_host(java: str) -> Path:
     return folder
 
 
+def host_command(settings: HostSettings) -> list[str]:
+    """The host's JVM command line (RefereeHost compiled first when it is not yet)."""
+    classes = compiled_host(settings.java)
+    return [settings.java, *settings.jvm_options, "-cp",
+            os.pathsep.join([*settings.libraries, str(classes)]), "RefereeHost",
+            os.pathsep.join(settings.classpath)]
+
+
 class RefereeHost(RefereeProcess):
     """A RefereeHost JVM, ready for games once it printed READY."""
 
     def __init__(self, game_file: GameFile, settings: HostSettings):
-        classes = compiled_host(settings.java)
-        argv = [settings.java, *settings.jvm_options, "-cp",
-                os.pathsep.join([*settings.libraries, str(classes)]), "RefereeHost",
-                os.pathsep.join(settings.classpath)]
-        super().__init__(argv, cwd=game_file.folder, label=f"the referee host of {game_file.name}")
+        super().__init__(host_command(settings), cwd=game_file.folder,
+                         label=f"the referee host of {game_file.name}")
         self.timeout_s = game_file.referee_timeout_ms / 1000
         line = self.read_line(time.perf_counter() + self.timeout_s)
         if line != READY:
