@@ -52,7 +52,8 @@ STAGES = (
     Stage("external", "referees that are other processes: the SDK protocol, ###, the referee host",
           ("tests/referee/external/*", "tests/tools/test_external_games.py")),
     Stage("compilers", "C, C++, Java and Rust bots: compiled, played, bundled",
-          ("tests/tools/test_compiled_bots.py", "tests/tools/test_bundle_native.py",
+          ("tests/tools/test_compiled_bots.py", "tests/tools/test_compile_confinement.py",
+           "tests/tools/test_bundle_native.py",
            "tests/tools/test_starter*")),
     Stage("browser", "the replay viewer in Chromium",
           ("tests/tools/test_view_browser.py", "tests/tools/test_viewer_*")),
@@ -127,8 +128,6 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", action="append", default=[], help="run only this stage (repeatable)")
     parser.add_argument("--serial", action="store_true", help="one worker in every stage")
     parser.add_argument("--slowest", type=int, default=15, help="how many of the slowest tests to name")
-    parser.add_argument("--durations-out", metavar="FILE",
-                        help="write every test's seconds and stage to FILE (tab-separated), slowest first")
     args, extra = parser.parse_known_args(argv)
     grouped = files_by_stage()
     if args.list:
@@ -155,11 +154,6 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{number}/{len(chosen)}] {stage.name}: {outcome.summary} ({outcome.seconds:.0f} s)",
               flush=True)
         outcomes.append(outcome)
-    if args.durations_out:
-        timed = sorted(((seconds, outcome.stage.name, name) for outcome in outcomes
-                        for seconds, name in outcome.durations), reverse=True)
-        Path(args.durations_out).write_text("".join(f"{seconds:.2f}\t{stage}\t{name}\n"
-                                                    for seconds, stage, name in timed))
     return _report(outcomes, time.monotonic() - started, args.slowest)
 
 

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import math
 import time
-from typing import Any
 
 _clock = time.perf_counter
 
@@ -123,7 +122,7 @@ class Budget:
         return Budget(deadline, iterations, self.check_every)
 
 
-def turn_budget(iterations: int | None, deadline_at: float) -> dict[str, Any]:
+def turn_budget(iterations: int | None, deadline_at: float) -> dict:
     """Keyword arguments for a search: a fixed ``iterations`` budget if given (deterministic,
     no clock), else the deadline at ``deadline_at`` (``time.perf_counter()`` seconds)."""
     if iterations is not None:

@@ -9,7 +9,6 @@ referee_timeout_ms = 10000           # optional: the referee's own silence allow
 first_turn_ms = 1000                 # "brutaltester" only (the SDK's referee sends its own limits)
 turn_ms = 50
 seed_line = false                    # "brutaltester": send ###Seed N before ###Start
-viewer = ["target/classes"]          # "codingame": where CodinGame's viewer files are (view/...)
 [parameters]                         # "codingame": extra key=value lines of INIT
 ```
 
@@ -18,15 +17,13 @@ checked here, with one line naming the file and the field (a UsageError), before
 """
 from __future__ import annotations
 
-import functools
 import os
 import re
 import shlex
 import tomllib
-from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any, NoReturn, TypeGuard
+from typing import Any
 
 from referee.api import UsageError
 
@@ -39,10 +36,10 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 FIELDS = ("name", "description", "protocol", "command", "players", "referee_timeout_ms",
           "first_turn_ms", "turn_ms", "seed_line", "parameters", "host", "classpath",
-          "libraries", "java", "jvm_options", "viewer")
+          "libraries", "java", "jvm_options")
 BRUTALTESTER_ONLY = ("first_turn_ms", "turn_ms", "seed_line")
 HOST_ONLY = ("classpath", "libraries", "java", "jvm_options")
-CODINGAME_ONLY = ("parameters", "host", "viewer") + HOST_ONLY
+CODINGAME_ONLY = ("parameters", "host") + HOST_ONLY
 
 
 @dataclass(frozen=True, slots=True)
@@ -76,7 +73,6 @@ class GameFile:
     seed_line: bool = False
     parameters: dict[str, str] = field(default_factory=dict)
     host: HostSettings | None = None
-    viewer: tuple[str, ...] = ()           # jars or folders holding view/: CodinGame's viewer
 
     @property
     def folder(self) -> Path:
@@ -88,7 +84,7 @@ def looks_like_game_file(text: str) -> bool:
     return text.endswith(".toml") or os.sep in text or Path(text).is_file()
 
 
-def read_game_file(text: str | os.PathLike[str]) -> GameFile:
+def read_game_file(text: str | os.PathLike) -> GameFile:
     """The game file at ``text``, checked; UsageError (one line, naming the file) otherwise."""
     path = Path(text).expanduser().absolute()
     where = str(text)
@@ -128,8 +124,7 @@ def read_game_file(text: str | os.PathLike[str]) -> GameFile:
         turn_ms=_milliseconds(data, "turn_ms", 50, problem),
         seed_line=_flag(data, "seed_line", problem),
         parameters=_parameters(data.get("parameters", {}), problem),
-        host=host,
-        viewer=_paths(data, "viewer", path.parent, problem, required=False))
+        host=host)
 
 
 class _Checker:
@@ -138,11 +133,11 @@ class _Checker:
     def __init__(self, where: str):
         self.where = where
 
-    def __call__(self, key: str, message: str) -> NoReturn:
+    def __call__(self, key: str, message: str):
         raise UsageError(f"game file {self.where!r}: {key} {message}")
 
 
-def _parse(path: Path, where: str) -> dict[str, Any]:
+def _parse(path: Path, where: str) -> dict:
     if path.is_dir():
         raise UsageError(f"game file {where!r} is a directory; give a .toml file")
     try:
@@ -165,7 +160,7 @@ def _parse(path: Path, where: str) -> dict[str, Any]:
         raise UsageError(f"game file {where!r} is not valid TOML: {error}") from None
 
 
-def _name(data: dict[str, Any], path: Path, problem: _Checker) -> str:
+def _name(data: dict, path: Path, problem: _Checker) -> str:
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         problem("name", f"{name!r} must be letters, digits and _ . + - (it names replays and "
@@ -173,14 +168,14 @@ def _name(data: dict[str, Any], path: Path, problem: _Checker) -> str:
     return name
 
 
-def _text(data: dict[str, Any], key: str, problem: _Checker, *, default: str) -> str:
+def _text(data: dict, key: str, problem: _Checker, *, default: str) -> str:
     value = data.get(key, default)
     if not isinstance(value, str) or "\n" in value:
         problem(key, f"{value!r} must be one line of text")
     return value
 
 
-def _command(data: dict[str, Any], folder: Path, problem: _Checker, *, required: bool) -> tuple[str, ...]:
+def _command(data: dict, folder: Path, problem: _Checker, *, required: bool) -> tuple[str, ...]:
     value = data.get("command")
     if value is None:
         if required:
@@ -226,14 +221,14 @@ def _players(value: Any, problem: _Checker) -> tuple[int, int]:
     return low, high
 
 
-def _milliseconds(data: dict[str, Any], key: str, default: int, problem: _Checker) -> int:
+def _milliseconds(data: dict, key: str, default: int, problem: _Checker) -> int:
     value = data.get(key, default)
     if not _is_int(value) or not 1 <= value <= MAX_TIME_MS:
         problem(key, f"{value!r} must be a whole number of milliseconds from 1 to {MAX_TIME_MS}")
     return value
 
 
-def _flag(data: dict[str, Any], key: str, problem: _Checker) -> bool:
+def _flag(data: dict, key: str, problem: _Checker) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
         problem(key, f"{value!r} must be true or false")
@@ -244,18 +239,18 @@ def _parameters(value: Any, problem: _Checker) -> dict[str, str]:
     """The [parameters] table as INIT's key=value lines take it: text values, one line each."""
     if not isinstance(value, dict):
         problem("parameters", f"{value!r} must be a table ([parameters] then key = value lines)")
-    parameters: dict[str, str] = {}
+    parameters = {}
     for key, item in value.items():
         where = f"parameters.{key}"
         if not KEY_PATTERN.fullmatch(key):
             problem(where, "is not a usable key: letters, digits and _ . - only")
         if key == "seed":
             problem(where, "is set by botarena (--seed); remove it")
-        parameters[key] = parameter_text(item, functools.partial(problem, where))
+        parameters[key] = parameter_text(item, lambda message, where=where: problem(where, message))
     return parameters
 
 
-def parameter_text(value: Any, refuse: Callable[[str], NoReturn]) -> str:
+def parameter_text(value: Any, refuse) -> str:
     """A parameter's value as one line of INIT (booleans as Java writes them)."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -267,20 +262,16 @@ def parameter_text(value: Any, refuse: Callable[[str], NoReturn]) -> str:
     return ""
 
 
-def _paths(data: dict[str, Any], key: str, folder: Path, problem: _Checker, *,
-           required: bool) -> tuple[str, ...]:
-    """A list of jars and folders (``dir/*``: every jar of a folder), each made absolute."""
-    value = data.get(key, [])
-    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-        problem(key, f"{value!r} must be a list of paths (jars or class folders)")
-    if required and not value:
-        problem(key, "is missing: host = true needs the SDK core and the game's classes "
-                     "(see docs/codingame-referees.md)")
-    return tuple(entry for item in value
-                 for entry in _class_path_entries(item, folder, key, problem))
-
-
-def _host(data: dict[str, Any], folder: Path, problem: _Checker) -> HostSettings:
+def _host(data: dict, folder: Path, problem: _Checker) -> HostSettings:
+    def paths(key: str, required: bool) -> tuple[str, ...]:
+        value = data.get(key, [])
+        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+            problem(key, f"{value!r} must be a list of paths (jars or class folders)")
+        if required and not value:
+            problem(key, "is missing: host = true needs the SDK core and the game's classes "
+                         "(see docs/codingame-referees.md)")
+        return tuple(entry for item in value
+                     for entry in _class_path_entries(item, folder, key, problem))
     options = data.get("jvm_options", [])
     if not isinstance(options, list) or not all(isinstance(item, str) for item in options):
         problem("jvm_options", f"{options!r} must be a list of JVM options (\"-Dleague.level=3\")")
@@ -289,9 +280,8 @@ def _host(data: dict[str, Any], folder: Path, problem: _Checker) -> HostSettings
         problem("java", f"{java!r} must be the java program (a name on the PATH or a path)")
     if os.sep in java:
         java = str((folder / java).absolute())
-    return HostSettings(java=java, classpath=_paths(data, "classpath", folder, problem, required=True),
-                        libraries=_paths(data, "libraries", folder, problem, required=False),
-                        jvm_options=tuple(options))
+    return HostSettings(java=java, classpath=paths("classpath", True),
+                        libraries=paths("libraries", False), jvm_options=tuple(options))
 
 
 def _class_path_entries(text: str, folder: Path, key: str, problem: _Checker) -> list[str]:
@@ -308,5 +298,5 @@ def _class_path_entries(text: str, folder: Path, key: str, problem: _Checker) ->
     return [str(entry.absolute())]
 
 
-def _is_int(value: Any) -> TypeGuard[int]:
+def _is_int(value: Any) -> bool:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -2,7 +2,8 @@
 
 Started once per harness process (:func:`start`), it reads a pipe whose only
 writer is the harness: ``+PGID`` when a bot starts, ``-PGID`` when it is gone;
-``@FOLDER`` and ``!FOLDER`` for a sandboxed bot's temporary working folder.
+``@FOLDER`` and ``!FOLDER`` for a sandboxed bot's temporary working folder
+(and a compile's folder, see :mod:`referee.harness.confined`).
 When the pipe reaches end of file (the harness exited or was killed, since the
 kernel closes its descriptors either way) it SIGKILLs the bot groups still
 listed, writes ``cgroup.kill`` in the run's cgroup folder (which also ends the
@@ -80,7 +81,8 @@ def forget(group: int) -> None:
 
 
 def watch_folder(path: str) -> None:
-    """A bot's temporary working folder (``botarena-bot-*``) to remove if the harness dies."""
+    """A bot's temporary working folder (``botarena-bot-*``) or a compile's (``.build-*``) to
+    remove if the harness dies."""
     _tell(f"@{path}\n")
 
 
@@ -101,6 +103,7 @@ def stop() -> None:
 # -- the guardian process ---------------------------------------------------------------------
 
 FOLDER_PREFIX = "botarena-bot-"
+BUILD_PREFIX = ".build-"            # a compile's folder in the compile cache (tools.languages.build)
 
 
 def _read_listed() -> tuple[set[int], set[str]]:
@@ -197,7 +200,8 @@ def main(argv: list[str]) -> None:
             if not _kill_marked(harness_pid):
                 break
     for path in folders:                        # only what the harness made, nothing else
-        if os.path.isabs(path) and os.path.basename(path).startswith(FOLDER_PREFIX):
+        name = os.path.basename(path)
+        if os.path.isabs(path) and name.startswith((FOLDER_PREFIX, BUILD_PREFIX)):
             shutil.rmtree(path, ignore_errors=True)
 
 

@@ -72,7 +72,7 @@ _setup_done = False
 _ENTER_AT_START = True          # False: move bots into their cgroup after they start (benchmark)
 
 
-def _process_setup() -> None:
+def process_setup() -> None:
     """Once per harness process, before its first bot: bots may not read our memory,
     descriptors or environment through /proc; a guardian process ends them if we die."""
     global _setup_done
@@ -101,7 +101,7 @@ class BotProcess(AnswerPipe):
                  env: dict[str, str] | None = None, memory_mb: int | None = DEFAULT_MEMORY_MB,
                  max_line_chars: int = MAX_LINE_CHARS, stderr_tail_bytes: int = STDERR_TAIL_BYTES,
                  sandboxed: bool = False, line_buffered: bool = True):
-        _process_setup()
+        process_setup()
         self.argv = [str(word) for word in argv]
         self.name = name or " ".join(self.argv)
         self.memory_mb = memory_mb or None

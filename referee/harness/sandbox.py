@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Callable
-from typing import Any, TypeVar
+from typing import TypeVar
 
 from referee.api import UsageError
 
@@ -58,16 +58,18 @@ def check_available() -> str:
     return program
 
 
-def sandboxed_argv(argv: list[str], folder: str, info_fd: int) -> list[str]:
-    """bwrap's command line running ``argv`` in ``folder``, writing its JSON info to ``info_fd``."""
+def sandboxed_argv(argv: list[str], folder: str, info_fd: int | None = None,
+                   chdir: str | None = None) -> list[str]:
+    """bwrap's command line running ``argv`` in ``chdir`` (default: ``folder``, the one folder it
+    may write), writing its JSON info to ``info_fd`` where one is given."""
     program = check_available()
     words = [os.path.abspath(word) if not word.startswith("-") and os.sep in word
              and os.path.exists(word) else word for word in argv]
+    info = ["--info-fd", str(info_fd)] if info_fd is not None else []
     return [program, *_NAMESPACES, "--die-with-parent", "--new-session", "--as-pid-1",
             "--ro-bind", "/", "/", "--dev", "/dev", "--proc", "/proc",
-            "--bind", folder, folder, "--chdir", folder, "--setenv", "TMPDIR", folder,
-            "--info-fd", str(info_fd),
-            "--", *words]
+            "--bind", folder, folder, "--chdir", chdir or folder, "--setenv", "TMPDIR", folder,
+            *info, "--", *words]
 
 
 def read_child_pid(info_read_fd: int, timeout_s: float = 10.0) -> int | None:
@@ -88,16 +90,13 @@ def read_child_pid(info_read_fd: int, timeout_s: float = 10.0) -> int | None:
     return None
 
 
-_Call = tuple[Callable[[], Any], list[Any], threading.Event]   # (call, its outcome, done)
-
-
 class _Spawner:
     """One long-lived daemon thread that runs the calls given to :meth:`run` (bwrap's
     parent-death signal is tied to it, and it lives as long as the harness)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
+        self._calls: queue.SimpleQueue = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
     def run(self, call: Callable[[], _T]) -> _T:
@@ -107,13 +106,12 @@ class _Spawner:
                                                 daemon=True)
                 self._thread.start()
         done = threading.Event()
-        outcome: list[Any] = []
+        outcome: list = []
         self._calls.put((call, outcome, done))
         done.wait()
-        result: _T | BaseException = outcome[0]
-        if isinstance(result, BaseException):
-            raise result
-        return result
+        if isinstance(outcome[0], BaseException):
+            raise outcome[0]
+        return outcome[0]
 
     def _serve(self) -> None:
         while True:

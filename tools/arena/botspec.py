@@ -12,7 +12,6 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
 
 from referee.api import UsageError
 from referee.match import PlayerSpec
@@ -104,13 +103,14 @@ def command_of(spec: PlayerSpec) -> str:
 
 
 def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: bool = True,
-                workdir: str | Path | None = None) -> PlayerSpec:
+                workdir: str | Path | None = None, sandboxed: bool = False) -> PlayerSpec:
     """The PlayerSpec for ``text``; UsageError (one line, says what to fix) when it cannot be.
 
     A relative path is taken from ``workdir`` (default: the current folder) and made absolute
     there. A C, C++, Java or Rust source file is compiled now (see tools.languages.build).
     ``check_files=False`` leaves files and programs unchecked and compiles nothing (a cluster's
-    client: the workers, not this machine, must have them, and each compiles there)."""
+    client: the workers, not this machine, must have them, and each compiles there).
+    ``sandboxed`` (``--sandbox``): the compiler runs in bubblewrap too."""
     try:
         words = shlex.split(text)
     except ValueError as error:
@@ -132,7 +132,7 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
             raise UsageError(f"bot {text!r}: no file {head!r}")
         return BotSpec(name=text, argv=(sys.executable, head, *args), command=text)
     if is_source(head):
-        return _compiled_bot(text, head, args, workdir)
+        return _compiled_bot(text, head, args, workdir, sandboxed)
     if os.sep not in head and Path(head).is_file() and not _on_path(head):
         raise UsageError(f"unknown bot {head!r} for {game}; {head!r} is a file in this folder: "
                          f"to run it, write ./{head}")
@@ -143,16 +143,6 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
     if os.sep in head and not Path(head).exists():
         raise UsageError(f"bot {text!r}: no file {head!r}")
     return BotSpec(name=text, argv=tuple(words), command=text)
-
-
-def bot_player(bot: str, game: str | Any, *, workdir: str | Path | None = None) -> PlayerSpec:
-    """A player for ``referee.match.play_match`` from ``bot`` exactly as the command line takes a
-    BOT: a built-in bot of ``game`` with its arguments (``"alphabeta --depth 2"``), a ``.py``
-    file, a C, C++, Java or Rust source file (compiled now, once, as CodinGame compiles it), or
-    a command line. ``game``: a game's name or its Game. A built-in bot given no ``--seed``
-    draws its own; give one (``"random --seed 3"``) for the same game every run. UsageError (one
-    line) when ``bot`` cannot be a player (no such file, a compile error)."""
-    return resolve_bot(getattr(game, "name", game), bot, workdir=workdir)
 
 
 def split_include_dirs(args: list[str]) -> tuple[list[str], list[str]]:
@@ -172,13 +162,15 @@ def split_include_dirs(args: list[str]) -> tuple[list[str], list[str]]:
     return folders, args[index:]
 
 
-def _compiled_bot(text: str, head: str, args: list[str], workdir: str | Path | None) -> BotSpec:
+def _compiled_bot(text: str, head: str, args: list[str], workdir: str | Path | None,
+                  sandboxed: bool) -> BotSpec:
     """A source file as a bot: compiled here and now (never within a game's clock), once per
     content (tools.languages.build's cache)."""
     from tools.languages.build import build
     folders, args = split_include_dirs(args)
     base = Path(workdir) if workdir is not None else Path.cwd()
-    built = build(head, tuple(str(base / folder) for folder in folders), label=text)
+    built = build(head, tuple(str(base / folder) for folder in folders), label=text,
+                  sandboxed=sandboxed)
     return BotSpec(name=text, argv=(*built.argv, *args), command=text)
 
 

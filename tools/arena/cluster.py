@@ -81,7 +81,8 @@ def _worker_arena(spec: ArenaSpec, bots: tuple[tuple[str, str], ...]) -> Arena:
         for name, text in bots:
             key = (spec.game, text, spec.workdir)
             if key not in _players:
-                _players[key] = resolve_bot(_games[spec.game].name, text, workdir=spec.workdir)
+                _players[key] = resolve_bot(_games[spec.game].name, text, workdir=spec.workdir,
+                                            sandboxed=spec.limits.sandboxed)
             players[name] = dataclasses.replace(_players[key], name=name)
     return Arena(_games[spec.game], spec.options, spec.time_control, spec.limits, players)
 

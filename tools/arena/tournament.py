@@ -91,7 +91,7 @@ class Tournament:
         # on a cluster the workers resolve the commands; here only what needs no file is checked
         players = {name: dataclasses.replace(
                        resolve_bot(self.game.name, text, check_files=self.cluster is None,
-                                   workdir=self.workdir),
+                                   workdir=self.workdir, sandboxed=settings.limits.sandboxed),
                        name=name)
                    for name, text in self.bot_texts.items()}
         self.replays = _replays_folder(settings.replays)

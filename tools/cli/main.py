@@ -12,7 +12,7 @@ from referee.harness.process import become_subreaper, close_all
 from tools.cli.output import OutputFailed, guarded_stdout, output_failure, silence_stdout
 
 COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
-            "bundle", "starter", "bench")
+            "bundle", "bench")
 
 
 class _Parser(argparse.ArgumentParser):

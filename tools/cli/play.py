@@ -52,7 +52,8 @@ def run(args) -> int:
     if not low <= len(args.bots) <= high:
         wanted = str(low) if low == high else f"{low} to {high}"
         raise UsageError(f"{game.name} takes {wanted} bot(s), got {len(args.bots)}")
-    players = [resolve_bot(game.name, text) for text in args.bots]
+    players = [resolve_bot(game.name, text, sandboxed=settings.limits.sandboxed)
+               for text in args.bots]
     if args.replay is not None:
         check_output_file(args.replay, "--replay")
     if args.view is not None:

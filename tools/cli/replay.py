@@ -18,6 +18,7 @@ from referee.match import PlayerSpec, play_match
 from referee.replay import read_replay, to_replay, write_replay
 from referee.replay_check import verify_replay
 from tools.arena.botspec import resolve_bot
+from tools.arena.printable import escaped_char
 from tools.arena.setup import time_control_with
 from tools.cli.options import add_output_argument, check_output_file
 from tools.cli.play import summary_text
@@ -72,7 +73,7 @@ def run(args) -> int:
                   else f"replay differs from the rules at {difference}")
         return 0 if difference is None else 1
     players = [_player(game.name, entry) for entry in replay["players"]]
-    _confirm_run(players, args.run, getattr(game, "commands", list)())
+    _confirm_run(players, args.run)
     result = play_match(game, players, seed=replay["seed"], options=options, time_control=clock)
     if args.output:
         write_replay(args.output, {**to_replay(result, players, clock), **replay_fields(game)})
@@ -119,15 +120,11 @@ def _player(game: str, entry: dict) -> PlayerSpec:
     return PlayerSpec(name=entry["bot"], argv=recorded)
 
 
-def _confirm_run(players: list[PlayerSpec], run: bool,
-                 others: list[tuple[str, tuple[str, ...]]]) -> None:
-    """Show the commands (the bots', then ``others``: a game file's referee); UsageError unless
-    --run was given or a user at a terminal says yes."""
+def _confirm_run(players: list[PlayerSpec], run: bool) -> None:
+    """Show the commands; UsageError unless --run was given or a user at a terminal says yes."""
     print("this replay runs these commands:", file=sys.stderr)
     for seat, spec in enumerate(players):
         print(f"  seat {seat}: {shown_command(spec.argv)}", file=sys.stderr)
-    for what, argv in others:
-        print(f"  {what}: {shown_command(argv)}", file=sys.stderr)
     if run:
         return
     if sys.stdin.isatty() and sys.stderr.isatty():
@@ -147,13 +144,7 @@ def shown_command(argv: tuple[str, ...]) -> str:
 
 
 def _escaped(char: str) -> str:
-    if char in "\\'":
-        return "\\" + char
-    if char.isprintable():
-        return char
-    code = ord(char)
-    return f"\\x{code:02x}" if code < 0x80 else f"\\u{code:04x}" if code < 0x10000 else \
-        f"\\U{code:08x}"
+    return "\\" + char if char in "\\'" else escaped_char(char)
 
 
 def _first_difference(recorded: list, replayed: list) -> str:

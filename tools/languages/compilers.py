@@ -4,7 +4,8 @@ languages", for where each fact comes from).
 - C: gcc, C17; C++: g++, C++20; both linked with ``-lm -lpthread -ldl -lcrypt`` (CodinGame's
   language page). Options ``-Werror=return-type -g -pthread`` and no ``-O``: CodinGame's C++
   command line as its staff posted it; bots optimise with ``#pragma GCC optimize``.
-- Java: javac, the main class run with ``java -cp``.
+- Java: javac, the main class run with ``java -cp``; ``-proc:none``: no annotation processor
+  runs (javac would run one found on its class path, the bot's own folder).
 - Rust: rustc, edition 2021, release mode (``-C opt-level=3``); no crates.
 """
 from __future__ import annotations
@@ -101,7 +102,7 @@ COMPILERS = (
              links_libraries=True),
     Compiler("C++", "cpp", (".cpp", ".cc", ".cxx"), "g++", ("-std=gnu++20", *C_FLAGS),
              "apt-get install g++", links_libraries=True),
-    Compiler("Java", "java", (".java",), "javac", ("-encoding", "UTF-8"),
+    Compiler("Java", "java", (".java",), "javac", ("-encoding", "UTF-8", "-proc:none"),
              "apt-get install openjdk-17-jdk-headless", also_needs=("java",),
              version_flag="-version"),
     Compiler("Rust", "rust", (".rs",), "rustc", ("-C", "opt-level=3"),

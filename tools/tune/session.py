@@ -33,15 +33,17 @@ class TuneInterrupted(Exception):
 class BotsByText(Mapping):
     """Bots named by their command text, resolved the first time a game needs them."""
 
-    def __init__(self, game: str, check_files: bool = True):
+    def __init__(self, game: str, check_files: bool = True, sandboxed: bool = False):
         self.game = game
         self.check_files = check_files
+        self.sandboxed = sandboxed
         self._resolved: dict[str, PlayerSpec] = {}
 
     def __getitem__(self, text: str) -> PlayerSpec:
         if text not in self._resolved:
             self._resolved[text] = resolve_bot(self.game, text, check_args=False,
-                                               check_files=self.check_files)
+                                               check_files=self.check_files,
+                                               sandboxed=self.sandboxed)
         return self._resolved[text]
 
     def __iter__(self):
@@ -70,7 +72,8 @@ class TuneSession:
         self.cluster, self.workdir = settings.cluster, settings.workdir
         self.jobs = settings.jobs
         self.arena = Arena(self.game, self.options, self.clock, settings.limits,
-                           BotsByText(self.game.name, check_files=self.cluster is None))
+                           BotsByText(self.game.name, check_files=self.cluster is None,
+                                      sandboxed=settings.limits.sandboxed))
         self._executor: GameExecutor | None = None
         self.executor_description = "no games played now"
         self.seed_list = settings.seeds

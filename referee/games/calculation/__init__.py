@@ -1,8 +1,6 @@
 """Calculation (seed 004): the one-player patience; the stock order is hidden from the bot."""
 from __future__ import annotations
 
-from typing import Any
-
 from referee.api import Game, TimeControl, TurnOrder
 from referee.games.calculation import codec
 from referee.games.calculation.rules import CalculationState
@@ -17,7 +15,7 @@ class Calculation(Game):
     time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
     codec = codec
 
-    def new_state(self, seed: int, options: dict[str, Any]) -> CalculationState:
+    def new_state(self, seed, options):
         return CalculationState.deal(seed)
 
 
