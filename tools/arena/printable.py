@@ -19,10 +19,10 @@ def escaped_char(char: str) -> str:
 
 
 def printable(text: str, *, keep_newlines: bool = False) -> str:
-    """``text`` with every character that is not printable escaped (``keep_newlines``: its line
-    breaks kept, for a message of several lines)."""
+    """``text`` with every character that is not printable escaped but tabs (``keep_newlines``:
+    its line breaks kept too, for a message of several lines)."""
     if text.isprintable():
         return text
     if keep_newlines:
         return "\n".join(printable(line) for line in text.split("\n"))
-    return "".join(map(escaped_char, text))
+    return "".join(char if char == "\t" else escaped_char(char) for char in text)

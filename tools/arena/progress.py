@@ -14,6 +14,8 @@ import time
 from collections.abc import Callable
 from typing import TextIO
 
+from tools.arena.printable import printable
+
 PROGRESS_SECONDS_VARIABLE = "BOTARENA_PROGRESS_SECONDS"
 DEFAULT_PROGRESS_SECONDS = 30.0
 
@@ -73,7 +75,7 @@ class ProgressLines:
             return
         self._last_time, self._last_count = self._clock(), finished
         line = f"botarena: {self.description}: {finished}/{self.total} games"
-        print(line + (f"  {text}" if text else ""), file=self.stream, flush=True)
+        print(printable(line + (f"  {text}" if text else "")), file=self.stream, flush=True)
 
     def close(self) -> None:
         pass

@@ -11,6 +11,7 @@ from referee.api import UsageError
 from referee.games import load_game
 from referee.match import PlayerSpec
 from tools.arena.botspec import resolve_bot
+from tools.arena.printable import printable
 from tools.arena.seeds import read_seeds
 from tools.bundle.builder import CODINGAME_LIMIT, STRIP_MODES, build_bundle, plural, resolve_entry
 from tools.bundle.check import DEFAULT_SEEDS, check_bundle
@@ -185,10 +186,12 @@ def _report(args, report) -> int:
               f"({report.answers:,} answers the same)")
         return 0
     if report.difference is not None:
-        print(f"check failed after {games} against {args.vs}: {report.difference.describe()} "
-              "(is the bot deterministic? it needs a fixed seed, e.g. --set seed=1 for a Python "
-              "bot, and a fixed search budget rather than a clock)", file=sys.stderr)
+        print(printable(f"check failed after {games} against {args.vs}: "
+                        f"{report.difference.describe()} (is the bot deterministic? it needs a "
+                        "fixed seed, e.g. --set seed=1 for a Python bot, and a fixed search "
+                        "budget rather than a clock)"), file=sys.stderr)
     else:
-        print(f"check failed: the original itself did not finish a game against {args.vs} "
-              f"({report.original_fault}); nothing was proven", file=sys.stderr)
+        print(printable(f"check failed: the original itself did not finish a game against "
+                        f"{args.vs} ({report.original_fault}); nothing was proven"),
+              file=sys.stderr)
     return 1

@@ -4,6 +4,7 @@ from __future__ import annotations
 import json
 
 from tools.arena.league import play_league
+from tools.arena.printable import printable
 from tools.cli.options import add_run_arguments, run_games, run_settings
 
 
@@ -38,5 +39,5 @@ def run(args) -> int:
         lines += standings.table_lines(result.ratings, result.anchor) + [""]
         order = [rating.name for rating in result.ratings]
         lines += standings.matrix_lines(order) + [""] + standings.win_matrix_lines(order)
-        print("\n".join(lines + result.status_lines))
+        print(printable("\n".join(lines + result.status_lines), keep_newlines=True))
     return 130 if result.interrupted else 0

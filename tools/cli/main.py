@@ -9,6 +9,7 @@ import sys
 
 from referee.api import BotArenaError
 from referee.harness.process import become_subreaper, close_all
+from tools.arena.printable import printable
 from tools.cli.output import OutputFailed, guarded_stdout, output_failure, silence_stdout
 
 COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
@@ -86,7 +87,7 @@ def main(argv: list[str] | None = None) -> int:
     except OutputFailed as failed:
         return output_failure(failed)
     except BotArenaError as error:
-        print(f"botarena: {error}", file=sys.stderr)
+        print(printable(f"botarena: {error}", keep_newlines=True), file=sys.stderr)
         return 2
     except KeyboardInterrupt:
         close_all()

@@ -6,6 +6,7 @@ import json
 from referee.api import UsageError
 from tools import stats
 from tools.arena.headtohead import play_head_to_head
+from tools.arena.printable import printable
 from tools.arena.tally import summary_lines
 from tools.cli.options import add_run_arguments, run_games, run_settings
 
@@ -43,7 +44,7 @@ def run(args) -> int:
             lines.append(sprt_text(result.summary["sprt"]))
         if result.players > 2:
             lines.insert(1, _seating_text(result.players))
-        print("\n".join(lines + result.status_lines))
+        print(printable("\n".join(lines + result.status_lines), keep_newlines=True))
     return 130 if result.interrupted else 0
 
 

@@ -17,6 +17,7 @@ from referee.match import MatchResult, play_match
 from referee.player_log import log
 from referee.replay import to_replay, write_replay
 from tools.arena.botspec import command_of, for_game, resolve_bot
+from tools.arena.printable import printable
 from tools.arena.setup import game_setup
 from tools.cli.options import add_game_arguments, check_output_file, game_settings
 
@@ -95,15 +96,23 @@ def run(args) -> int:
     elif args.json:
         print(json.dumps(result.to_json()))
     else:
-        print(summary_text(result))
+        print(printable(summary_text(result), keep_newlines=True))
         if args.replay:
             print(f"replay: {args.replay}  (re-run: botarena replay {args.replay} --run)")
         if args.view:
             print(f"page: {args.view}  (open it in a browser)")
     if result.referee_error is not None:
-        print(f"botarena: {result.reason}\n{result.referee_error}", file=sys.stderr)
+        print(printable(f"botarena: {result.reason}\n{result.referee_error}", keep_newlines=True),
+              file=sys.stderr)
         return 1
     return 0
+
+
+class _PrintableFormatter(logging.Formatter):
+    """Log lines quote what bots and referees wrote: escaped for the terminal."""
+
+    def format(self, record: logging.LogRecord) -> str:
+        return printable(super().format(record), keep_newlines=True)
 
 
 @contextlib.contextmanager
@@ -113,7 +122,7 @@ def _lines_logged(verbose: bool) -> Iterator[None]:
         yield
         return
     handler = logging.StreamHandler(sys.stderr)
-    handler.setFormatter(logging.Formatter("%(message)s"))
+    handler.setFormatter(_PrintableFormatter("%(message)s"))
     level = log.level
     log.addHandler(handler)
     log.setLevel(logging.DEBUG)

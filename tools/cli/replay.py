@@ -18,7 +18,7 @@ from referee.match import PlayerSpec, play_match
 from referee.replay import read_replay, to_replay, write_replay
 from referee.replay_check import verify_replay
 from tools.arena.botspec import resolve_bot
-from tools.arena.printable import escaped_char
+from tools.arena.printable import escaped_char, printable
 from tools.arena.setup import time_control_with
 from tools.cli.options import add_output_argument, check_output_file
 from tools.cli.play import summary_text
@@ -83,7 +83,7 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(dict(result.to_json(), identical=same)))
     else:
-        print(summary_text(result))
+        print(printable(summary_text(result), keep_newlines=True))
         print("identical to the recording" if same else _first_difference(recorded, replayed))
     return 0
 

@@ -7,6 +7,7 @@ import json
 import sys
 
 from referee.api import UsageError
+from tools.arena.printable import printable
 from tools.arena.sweep import play_sweep, sweep_grid
 from tools.arena.tally import format_bounds, format_elo
 from tools.arena.tournament import pair_count
@@ -77,7 +78,7 @@ def run(args) -> int:
         lines = _table_lines(names, rows, best, args, games, result.solo)
         if opponent is not None:
             lines.insert(-1 if best is not None else len(lines), _opponent_line(opponent))
-        print("\n".join(lines + result.status_lines))
+        print(printable("\n".join(lines + result.status_lines), keep_newlines=True))
         for path, what in ((args.csv, "csv"), (args.plot if have_matplotlib() else None, "plot")):
             if path:
                 print(f"{what}: {path}")

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 
+from tools.arena.printable import printable
 from tools.cli.options import add_run_arguments, check_output_file, run_games, run_settings
 from tools.cli.sweep_plot import PLOT_HINT
 from tools.cli.sweep_plot import have_matplotlib as _have_matplotlib
@@ -76,5 +77,5 @@ def run(args) -> int:
     if args.json:
         print(json.dumps(result.summary))
     else:
-        print("\n".join(report_lines(result.summary, args, plotted)))
+        print(printable("\n".join(report_lines(result.summary, args, plotted)), keep_newlines=True))
     return 0
