@@ -10,6 +10,7 @@ CI does. Stages whose tests share nothing and measure no time run on two workers
     python -m tests.stages --all            # every tier (CI): documentation tables, compilers...
     python -m tests.stages --list           # which file runs in which stage
     python -m tests.stages -x -k bundle     # extra pytest arguments go to every stage
+    python -m tests.stages tests/tools/test_cli.py   # named tests: plain pytest on them, no stages
 """
 from __future__ import annotations
 
@@ -129,6 +130,10 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--serial", action="store_true", help="one worker in every stage")
     parser.add_argument("--slowest", type=int, default=15, help="how many of the slowest tests to name")
     args, extra = parser.parse_known_args(argv)
+    tier_args = ["--full"] if args.all else []
+    if any(_names_tests(arg) for arg in extra):
+        # test FILE (or FOLDER, or FILE::TEST): plain pytest on what was named, no stages
+        return subprocess.run([sys.executable, "-m", "pytest", *tier_args, *extra], cwd=ROOT).returncode
     grouped = files_by_stage()
     if args.list:
         for stage in STAGES:
@@ -142,7 +147,6 @@ def main(argv: list[str] | None = None) -> int:
                      + ", ".join(stage.name for stage in STAGES))
     chosen = [stage for stage in STAGES if grouped[stage.name]
               and (not args.stage or stage.name in args.stage)]
-    tier_args = ["--full"] if args.all else []
     tier = "every tier (--all)" if args.all else "the first tier (every tier: --all)"
     print(f"botarena tests, {tier}: {len(chosen)} stages, load average "
           f"{os.getloadavg()[0]:.1f}", flush=True)
@@ -155,6 +159,11 @@ def main(argv: list[str] | None = None) -> int:
               flush=True)
         outcomes.append(outcome)
     return _report(outcomes, time.monotonic() - started, args.slowest)
+
+
+def _names_tests(arg: str) -> bool:
+    """Whether a command-line argument names tests (a path, maybe with ::TEST), not an option."""
+    return not arg.startswith("-") and (ROOT / arg.split("::")[0]).exists()
 
 
 def _report(outcomes: list[Outcome], seconds: float, slowest: int) -> int:

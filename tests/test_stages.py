@@ -39,3 +39,16 @@ def test_every_second_tier_entry_names_a_test():
     stale = [prefix for prefixes in SECOND_TIER.values() for prefix in prefixes
              if not any(nodeid.startswith(prefix) for nodeid in ids)]
     assert not stale, stale
+
+
+def test_a_named_test_file_runs_alone_in_plain_pytest():
+    """`quickstart.sh test FILE` (README): that file once, not appended to every stage's files."""
+    done = subprocess.run([sys.executable, "-m", "tests.stages", "tests/tools/test_tally.py",
+                           "-p", "no:cacheprovider"], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    assert done.returncode == 0, done.stdout[-2000:]
+    assert "[1/" not in done.stdout                     # no stage lines
+    collected = subprocess.run([sys.executable, "-m", "pytest", "--collect-only", "-q", "-o", "addopts=",
+                                "-p", "no:cacheprovider", "tests/tools/test_tally.py"], cwd=ROOT,
+                               capture_output=True, text=True, timeout=300)
+    count = sum("::" in line for line in collected.stdout.splitlines())
+    assert f"{count} passed" in done.stdout
