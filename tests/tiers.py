@@ -47,13 +47,16 @@ SECOND_TIER: dict[str, tuple[str, ...]] = {
         "tests/tools/test_tune.py::test_tune_on_a_cluster_ends_where_local_threads_end",
         "tests/tools/test_external_games.py::test_a_match_on_a_local_cluster",
     ),
-    # the browser: the first tier keeps one page driven (space plays and pauses)
+    # the browser: the first tier keeps one page of each viewer driven (space plays and pauses;
+    # CodinGame's played to its scores)
     "browser": (
         "tests/tools/test_view_browser.py::test_board_is_the_rules_position_at_a_known_turn",
         "tests/tools/test_view_browser.py::test_stderr_fault_marker_and_no_bot_markup_run",
         "tests/tools/test_view_browser.py::test_two_replays_one_timeline_first_difference_marked",
         "tests/tools/test_view_browser.py::test_a_replay_of_another_version_says_so_instead_of_drawing",
         "tests/tools/test_view_hostile.py::test_an_event_handler_or_script_slipped_into_the_page",
+        # CodinGame's viewer: the first tier drives it served by view --serve
+        "tests/tools/test_viewer_codingame_browser.py::test_a_folder_on_a_plain_static_server",
     ),
     # many games or many command runs for one point; a sibling in the first tier makes the point
     # on a smaller case (named after each)

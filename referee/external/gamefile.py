@@ -9,6 +9,7 @@ referee_timeout_ms = 10000           # optional: the referee's own silence allow
 first_turn_ms = 1000                 # "brutaltester" only (the SDK's referee sends its own limits)
 turn_ms = 50
 seed_line = false                    # "brutaltester": send ###Seed N before ###Start
+viewer = ["target/classes"]          # "codingame": where CodinGame's viewer files are (view/...)
 [parameters]                         # "codingame": extra key=value lines of INIT
 ```
 
@@ -36,10 +37,10 @@ NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.+-]*")
 KEY_PATTERN = re.compile(r"[A-Za-z0-9_.-]+")
 FIELDS = ("name", "description", "protocol", "command", "players", "referee_timeout_ms",
           "first_turn_ms", "turn_ms", "seed_line", "parameters", "host", "classpath",
-          "libraries", "java", "jvm_options")
+          "libraries", "java", "jvm_options", "viewer")
 BRUTALTESTER_ONLY = ("first_turn_ms", "turn_ms", "seed_line")
 HOST_ONLY = ("classpath", "libraries", "java", "jvm_options")
-CODINGAME_ONLY = ("parameters", "host") + HOST_ONLY
+CODINGAME_ONLY = ("parameters", "host", "viewer") + HOST_ONLY
 
 
 @dataclass(frozen=True, slots=True)
@@ -73,6 +74,7 @@ class GameFile:
     seed_line: bool = False
     parameters: dict[str, str] = field(default_factory=dict)
     host: HostSettings | None = None
+    viewer: tuple[str, ...] = ()           # jars or folders holding view/: CodinGame's viewer
 
     @property
     def folder(self) -> Path:
@@ -124,7 +126,8 @@ def read_game_file(text: str | os.PathLike) -> GameFile:
         turn_ms=_milliseconds(data, "turn_ms", 50, problem),
         seed_line=_flag(data, "seed_line", problem),
         parameters=_parameters(data.get("parameters", {}), problem),
-        host=host)
+        host=host,
+        viewer=_paths(data, "viewer", path.parent, problem, required=False))
 
 
 class _Checker:
@@ -262,16 +265,20 @@ def parameter_text(value: Any, refuse) -> str:
     return ""
 
 
-def _host(data: dict, folder: Path, problem: _Checker) -> HostSettings:
-    def paths(key: str, required: bool) -> tuple[str, ...]:
-        value = data.get(key, [])
-        if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
-            problem(key, f"{value!r} must be a list of paths (jars or class folders)")
-        if required and not value:
-            problem(key, "is missing: host = true needs the SDK core and the game's classes "
-                         "(see docs/codingame-referees.md)")
-        return tuple(entry for item in value
-                     for entry in _class_path_entries(item, folder, key, problem))
+def _paths(data: dict[str, Any], key: str, folder: Path, problem: _Checker, *,
+           required: bool) -> tuple[str, ...]:
+    """A list of jars and folders (``dir/*``: every jar of a folder), each made absolute."""
+    value = data.get(key, [])
+    if not isinstance(value, list) or not all(isinstance(item, str) and item for item in value):
+        problem(key, f"{value!r} must be a list of paths (jars or class folders)")
+    if required and not value:
+        problem(key, "is missing: host = true needs the SDK core and the game's classes "
+                     "(see docs/codingame-referees.md)")
+    return tuple(entry for item in value
+                 for entry in _class_path_entries(item, folder, key, problem))
+
+
+def _host(data: dict[str, Any], folder: Path, problem: _Checker) -> HostSettings:
     options = data.get("jvm_options", [])
     if not isinstance(options, list) or not all(isinstance(item, str) for item in options):
         problem("jvm_options", f"{options!r} must be a list of JVM options (\"-Dleague.level=3\")")
@@ -280,8 +287,9 @@ def _host(data: dict, folder: Path, problem: _Checker) -> HostSettings:
         problem("java", f"{java!r} must be the java program (a name on the PATH or a path)")
     if os.sep in java:
         java = str((folder / java).absolute())
-    return HostSettings(java=java, classpath=paths("classpath", True),
-                        libraries=paths("libraries", False), jvm_options=tuple(options))
+    return HostSettings(java=java, classpath=_paths(data, "classpath", folder, problem, required=True),
+                        libraries=_paths(data, "libraries", folder, problem, required=False),
+                        jvm_options=tuple(options))
 
 
 def _class_path_entries(text: str, folder: Path, key: str, problem: _Checker) -> list[str]:

@@ -1,12 +1,20 @@
 """The SDK's JSON game log (what CodinGame's viewer and the SDK's GameRunner write), from a replay.
 
 The log is one object, as the SDK's GameRunner serializes its game result with Gson (absent
-values left out): per frame the referee's VIEW and summary (its SUMMARY, or INFOS' empty body),
-each player's output (null when it was not asked or timed out) and stderr, the referee's own
-output and stderr (empty here: botarena keeps a referee's stderr only for a referee error), the
-tooltips with their frame, the scores, the game parameters (UINPUT) and the metadata; agents
-name the players. It is built from a replay of an SDK game, whose steps keep the referee's
-frames (``notes.frames``), so ``play --sdk-log`` and a replay give the same log.
+values left out), field by field as the SDK's own runner writes it for the same game:
+
+- per frame the referee's VIEW and summary (its SUMMARY, or INFOS' empty body), each message
+  body its lines, each ended by a newline (METADATA too);
+- each player's output (null when it was not asked or timed out; ``""`` in a frame with no
+  player executed) and stderr, after a first entry for the start (null);
+- the referee's own output and stderr: a string a frame (``""``: botarena keeps a referee's
+  stderr only for a referee error, which is the log's ``failCause``);
+- the tooltips with their frame, the scores, the game parameters (UINPUT) and the metadata;
+- ``agents``: "Player N" and CodinGame's default avatar of seat N, as the runner names players
+  given without a nickname (botarena's viewer shows the bots' names; they are in the replay).
+
+It is built from a replay of an SDK game, whose steps keep the referee's frames
+(``notes.frames``), so ``play --sdk-log`` and a replay give the same log.
 """
 from __future__ import annotations
 
@@ -14,6 +22,11 @@ import json
 from pathlib import Path
 
 from referee.api import UsageError
+
+# the SDK runner's avatars for players 0-7 (GameRunner: a player without one gets these)
+AVATAR_IDS = ("16085734516701", "16085846089817", "16085713250612", "16085756802960",
+              "16085746254929", "16085763837151", "16085720641630", "16085834521247")
+AVATAR_URL = "https://static.codingame.com/servlet/fileservlet?id={}&format=viewer_avatar"
 
 
 def write_sdk_log(path: str | Path, replay: dict) -> None:
@@ -34,8 +47,9 @@ def to_sdk_log(replay: dict) -> dict:
                  "outputs": {"referee": [], **{key: [None] for key in keys}},
                  "summaries": [], "views": [], "scores": {}, "uinput": [], "tooltips": [],
                  "ids": {key: seat for seat, key in enumerate(keys)},
-                 "agents": [{"index": seat, "name": player["bot"], "agentId": seat}
-                            for seat, player in enumerate(replay["players"])]}
+                 "agents": [{"index": seat, "name": f"Player {seat}",
+                             "avatar": AVATAR_URL.format(AVATAR_IDS[seat % len(AVATAR_IDS)]),
+                             "agentId": seat} for seat in range(players)]}
     frames = 0
     for step in replay["turns"]:
         notes = step.get("notes") or {}
@@ -43,9 +57,16 @@ def to_sdk_log(replay: dict) -> dict:
         for frame in notes.get("frames", []):
             frames += 1
             _add_frame(log, frame, answers, keys)
-    if not frames:
+    failure = replay["result"].get("referee_error")
+    if not frames and failure is None:
         raise UsageError("this replay has no SDK frames (an SDK game's replay keeps them: "
                          "play it with a game file of protocol \"codingame\")")
+    if failure is not None:
+        # the referee's FAIL (its exit, its garbage): the runner logs the round it failed in as
+        # a null view, with the referee's stderr, and the failure as failCause
+        log["views"].append(None)
+        log["errors"]["referee"].append("")
+        log["failCause"] = failure if failure.endswith("\n") else failure + "\n"
     return log
 
 
@@ -54,7 +75,7 @@ def _add_frame(log: dict, frame: dict, answers: dict, keys: list[str]) -> None:
     log["views"].append(_body(frame.get("view")))
     log["summaries"].append(_body(frame.get("summary")))
     log["outputs"]["referee"].append("")
-    log["errors"]["referee"].append(None)
+    log["errors"]["referee"].append("")
     for text, seat in frame.get("tooltips", []):
         log["tooltips"].append({"turn": index, "text": text, "event": seat})
     if "scores" in frame:                         # the last frame: no player asked
@@ -62,7 +83,7 @@ def _add_frame(log: dict, frame: dict, answers: dict, keys: list[str]) -> None:
         if frame.get("uinput") is not None:
             log["uinput"].append(_body(frame["uinput"]))
         if frame.get("metadata") is not None:
-            log["metadata"] = frame["metadata"]
+            log["metadata"] = _body(frame["metadata"].split("\n")) if frame["metadata"] else ""
         return
     seat = frame.get("player", 0)
     answer = answers.get(seat) if frame.get("expected", 1) else None

@@ -143,7 +143,13 @@ def test_replay_run_view_and_sdk_log(tmp_path):
     assert sdk["outputs"]["0"][2] == "7\n" and sdk["outputs"]["1"][2] is None
     assert sdk["errors"]["0"][2].startswith("bot 0 turn 2")
     assert {"turn": frames - 1, "text": "lucky seven", "event": 0} in sdk["tooltips"]
-    assert sdk["agents"][1] == {"index": 1, "name": bots[1], "agentId": 1}
+    # as the SDK's runner writes them: players without a nickname, the referee's stderr a
+    # string a frame, every message body ended by a newline
+    assert sdk["agents"][1] == {"index": 1, "name": "Player 1", "agentId": 1, "avatar":
+                                "https://static.codingame.com/servlet/fileservlet?id="
+                                "16085846089817&format=viewer_avatar"}
+    assert sdk["errors"]["referee"] == [""] * frames and sdk["outputs"]["referee"] == [""] * frames
+    assert sdk["metadata"] == '{"turns": 3}\n' and "failCause" not in sdk
     converted = tmp_path / "again.json"
     assert run_cli("replay", str(replay), "--sdk-log", str(converted)).returncode == 0
     assert json.loads(converted.read_text()) == sdk
