@@ -175,10 +175,10 @@ def test_assets_are_listed_as_the_sdk_lists_them(tmp_path):
     (assets / "units.json").write_text(json.dumps({"frames": {}, "meta": {"image": "units.png"}}))
     (assets / "fonts" / "digits.fnt").write_text("<font/>")
     listing = assets_listing(tmp_path)
-    # the sprite sheet's image is loaded by the sheet, not as an image; its path now from the root
+    # the sprite sheet's image is loaded by the sheet (from beside it), not as an image
     assert listing == {"images": {"board.png": "assets/board.png"}, "sprites": ["assets/units.json"],
                        "fonts": ["assets/fonts/digits.fnt"]}
-    assert json.loads((assets / "units.json").read_text())["meta"]["image"] == "assets/units.png"
+    assert json.loads((assets / "units.json").read_text())["meta"]["image"] == "units.png"
 
 
 def test_the_players_page_loses_what_is_online():

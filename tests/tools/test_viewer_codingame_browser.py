@@ -55,15 +55,25 @@ def watch(page, url: str, replay: dict, shot: str) -> None:
     page.wait_for_selector("body[data-loaded=true]", timeout=30_000)
     player = page.frame_locator("iframe")
     page.wait_for_selector("body[data-frame='0']", timeout=30_000)
-    player.locator("body[data-frame='0']").wait_for(timeout=30_000)
+    player.locator("body[data-final='false']").wait_for(timeout=30_000)  # the board drawn
     page.screenshot(path=str(SHOTS / f"{shot}-first.png"))
+    # beside the player, a turn's outputs and stderr (a turn: each seat answers once)
+    page.evaluate("botarenaViewer.goTo(2)")
+    page.wait_for_selector("body[data-frame='2']")
+    assert page.inner_text("#agent-0 .stdout").strip() == "7"
+    assert page.inner_text("#agent-1 .stdout").strip() == "2"
+    assert page.inner_text("#agent-0 .stderr").startswith("bot 0 turn")
+    page.evaluate("botarenaViewer.goTo(0)")
     page.evaluate("window.seen = []; botarenaViewer.player.subscribe(f => window.seen.push(f))")
     page.evaluate("botarenaViewer.player.play()")
     # frames advance: the player reaches the last frame by itself, through every frame between
-    frames = page.evaluate("botarenaViewer.gameInfo.frames.length")
+    frames = page.evaluate("botarenaViewer.parsed.frames.length")       # the game's turns
+    assert frames == sum(1 for step in replay["turns"] for frame in step["notes"]["frames"]
+                         if frame["view"][0].startswith("KEY_FRAME"))
     page.wait_for_selector("body[data-at-end='true']", timeout=60_000)   # (no eval: the CSP)
     assert page.get_attribute("body", "data-frame") == str(frames - 1)
-    assert sorted(set(page.evaluate("window.seen"))) == list(range(1, frames))
+    seen = set(page.evaluate("window.seen"))
+    assert set(range(1, frames)) <= seen <= set(range(frames))
     scores = [int(player["score"]) for player in replay["result"]["players"]]
     final = player.locator("body[data-final='true']")
     final.wait_for(timeout=30_000)

@@ -5,7 +5,7 @@
 (function () {
   'use strict'
 
-  const state = { log: null, info: null, gameInfo: null, player: null, frame: -1, atEnd: false }
+  const state = { log: null, info: null, gameInfo: null, parsed: null, player: null, frame: -1, atEnd: false }
   window.botarenaViewer = state
 
   function byId (id) { return document.getElementById(id) }
@@ -76,25 +76,36 @@
     })
   }
 
+  /* A frame of the player's (a game turn: its subframes are the views of that turn, each with
+     its acting agent's output and stderr), shown beside it as the SDK's own page shows it. */
   function showFrame (frame, atEnd) {
-    const gameInfo = state.gameInfo
-    const data = gameInfo.frames[frame]
+    const parsed = state.parsed
+    const data = parsed && parsed.frames[frame]
     if (!data) return
     state.frame = frame
     state.atEnd = atEnd
     document.body.dataset.frame = String(frame)
     document.body.dataset.atEnd = String(atEnd)
-    setText('frame-line', 'frame ' + frame + ' / ' + (gameInfo.frames.length - 1))
+    setText('frame-line', 'frame ' + frame + ' / ' + (parsed.frames.length - 1))
     setText('summary', data.gameSummary)
-    setText('referee-stderr', data.referee.stderr)
-    gameInfo.agents.forEach(function (agent, seat) {
+    setText('referee-stderr', data.referee && data.referee.stderr)
+    state.gameInfo.agents.forEach(function (agent, seat) {
       const panel = byId('agent-' + seat)
-      const acting = data.agentId === String(seat)
-      panel.querySelector('.stdout').textContent = acting && data.stdout ? data.stdout : ''
-      panel.querySelector('.stderr').textContent = acting && data.stderr ? data.stderr : ''
+      const subframe = (data.subframes || []).find(function (sub) { return sub.agentId === String(seat) })
+      panel.querySelector('.stdout').textContent = subframe && subframe.stdout ? subframe.stdout : ''
+      panel.querySelector('.stderr').textContent = subframe && subframe.stderr ? subframe.stderr : ''
     })
     byId('scores').hidden = !atEnd
   }
+
+  /* The player does not report a frame it was told to show: the panels follow here. */
+  function goTo (frame) {
+    const last = state.parsed.frames.length - 1
+    const target = Math.max(0, Math.min(frame, last))
+    state.player.setFrame(target, 1)
+    showFrame(target, target === last)
+  }
+  state.goTo = goTo
 
   function renderScores (log, gameInfo) {
     const table = document.createElement('table')
@@ -145,7 +156,9 @@
         viewerUrl: new URL('core/Drawer.js', here).href,
         localStorageKey: 'botarena-cg-player',
         src: './player.html',
-        libraries: { PIXI6: new URL('lib/pixi6.js', here).href }
+        libraries: Object.fromEntries(Object.entries(info.libraries).map(function (entry) {
+          return [entry[0], new URL(entry[1], here).href]
+        }))
       })
       state.player = player
       player.on('error', function (error) {
@@ -154,13 +167,16 @@
       createSameOriginIframe(player, byId('player'))
       player.setOptions({ showConsole: false, showRankings: false, showSmallRankings: false,
         asyncRendering: true, shareable: false, showReplayPrompt: false })
+      player.on('parsedGameInfo', function (parsed) {
+        state.parsed = parsed
+        setText('status', parsed.frames.length + ' frames (' + gameInfo.frames.length + ' views)')
+        document.body.dataset.loaded = 'true'
+        showFrame(0, false)
+      })
       player.subscribe(function (frame, progress, playing, isSubFrame, isTurnBased, atEnd) {
         if (frame !== state.frame || atEnd !== state.atEnd) showFrame(frame, atEnd)
       })
       await player.sendFrames(gameInfo)
-      setText('status', gameInfo.frames.length + ' frames; ' + gameInfo.agents.map(function (agent) { return agent.name }).join(' vs '))
-      document.body.dataset.loaded = 'true'
-      showFrame(0, false)
     } catch (error) {
       setText('status', 'cannot show the game')
       showError(String(error && error.message ? error.message : error))

@@ -14,6 +14,7 @@ from __future__ import annotations
 import base64
 import json
 import os
+import posixpath
 import re
 import shutil
 import struct
@@ -36,7 +37,10 @@ PLAYER_POLICY = ("default-src 'self' data: blob:; script-src 'self' 'unsafe-inli
 _REMOTE_TAG = re.compile(r"<(?:link|script)\b[^>]*\b(?:href|src)\s*=\s*[\"']?(?:https?:)?//[^>]*>"
                          r"(?:\s*</script>)?", re.IGNORECASE)
 _HEAD = re.compile(r"<head\b[^>]*>", re.IGNORECASE)
-AVATAR_RGB = (0x45, 0x4c, 0x59)     # a plain slate square: CodinGame's avatars are online
+_LIBRARY = re.compile(r"lib/pixi([0-9]+)\.js")
+# each seat's avatar a plain square of the viewer's default colour for it (CodinGame's avatars
+# are online; distinct ones, since the player caches textures by their URL)
+AVATAR_COLOURS = ("ff1d5c", "22a1e4", "ff8f16", "6ac371", "9975e2", "3ac5ca", "de6ddf", "ff0000")
 
 
 def write_viewer_folder(out: Path, viewer: ViewerFiles, log: dict, names: list[str],
@@ -82,11 +86,19 @@ def _fill(folder: Path, viewer: ViewerFiles, log: dict, names: list[str], title:
     (folder / "demo.js").write_text("export const demo = null;\n")
     (folder / "game.json").write_text(json.dumps(log) + "\n")
     (folder / MARKER).write_text(json.dumps(
-        {"title": title, "names": names, "avatars": [avatar_url()] * len(names)}) + "\n")
+        {"title": title, "names": names, "avatars": [avatar_url(seat) for seat in range(len(names))],
+         "libraries": libraries(viewer)}) + "\n")
     for name in PAGE_FILES:
         shutil.copyfile(HERE / name, folder / name)
     os.chmod(folder, 0o755)         # mkdtemp's 0700 would hide it from another user's server
     return count + 4 + len(PAGE_FILES)
+
+
+def libraries(viewer: ViewerFiles) -> dict[str, str]:
+    """The drawing libraries the player may load for a viewer (its ``Drawer.requirements``
+    name them): each ``lib/pixiN.js`` of the runner as ``PIXIN`` (SDK 4.0: PIXI5, later PIXI6)."""
+    found = (_LIBRARY.fullmatch(path) for path in viewer.files)
+    return {f"PIXI{match[1]}": match[0] for match in found if match}
 
 
 def offline_player_page(text: str) -> str:
@@ -102,8 +114,10 @@ def offline_player_page(text: str) -> str:
 
 def assets_listing(folder: Path) -> dict:
     """assets.js's object, as the SDK's Renderer makes it from ``assets/``: images by their path
-    under assets/ (those a sprite sheet loads left out), sprite sheets (``.json``, their image
-    re-pointed from the folder's root) and bitmap fonts (``.fnt``), paths from the folder's root."""
+    under assets/ (those a sprite sheet loads left out), sprite sheets (``.json``) and bitmap
+    fonts (``.fnt``), paths from the folder's root. The sheets are left as they are: the Renderer
+    re-points their image from the root in its copy, but serves the game's own folder first, and
+    the player's loader looks for the image beside the sheet."""
     assets = folder / "assets"
     images: dict[str, str] = {}
     sprites: list[str] = []
@@ -113,7 +127,7 @@ def assets_listing(folder: Path) -> dict:
     for path in files:
         from_root = path.relative_to(folder).as_posix()
         if path.suffix == ".json":
-            image = _repoint_sprite_sheet(path, folder)
+            image = _sprite_sheet_image(path, folder)
             if image is not None:
                 sprites.append(from_root)
                 linked.add(image)
@@ -125,22 +139,19 @@ def assets_listing(folder: Path) -> dict:
     return {"images": images, "sprites": sprites, "fonts": fonts}
 
 
-def _repoint_sprite_sheet(path: Path, folder: Path) -> str | None:
-    """A sprite sheet's image path made relative to the folder's root (as the Renderer does:
-    ``meta.image`` is read from assets/); None for a JSON file that is not a sprite sheet."""
+def _sprite_sheet_image(path: Path, folder: Path) -> str | None:
+    """The image a sprite sheet loads (``meta.image``, beside the sheet: that is where its loader
+    looks), from the folder's root; None for a JSON file that is not a sprite sheet."""
     try:
-        sheet = json.loads(path.read_text())
-        image = (folder / "assets" / sheet["meta"]["image"]).relative_to(folder).as_posix()
+        image = json.loads(path.read_text())["meta"]["image"]
+        return posixpath.normpath((path.parent / image).relative_to(folder).as_posix())
     except (ValueError, KeyError, TypeError, UnicodeDecodeError):
         return None
-    sheet["meta"]["image"] = image
-    path.write_text(json.dumps(sheet, separators=(",", ":")))
-    return image
 
 
-def avatar_url(size: int = 64) -> str:
-    """A plain square PNG as a data: URL, every player's avatar."""
-    row = b"\x00" + bytes(AVATAR_RGB) * size
+def avatar_url(seat: int, size: int = 64) -> str:
+    """Seat ``seat``'s avatar: a plain square PNG as a data: URL."""
+    row = b"\x00" + bytes.fromhex(AVATAR_COLOURS[seat % len(AVATAR_COLOURS)]) * size
     def chunk(kind: bytes, data: bytes) -> bytes:
         return struct.pack(">I", len(data)) + kind + data + \
             struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
