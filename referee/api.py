@@ -47,6 +47,11 @@ class MatchCancelled(Exception):
     propagates. An internal signal, never shown to a user."""
 
 
+# The largest score (in size) botarena takes from a referee: a results file holds nothing larger
+# (tools.arena.results), and the summaries square scores (1e300 squared overflows).
+MAX_SCORE = 1e15
+
+
 class TurnOrder(enum.Enum):
     SIMULTANEOUS = "simultaneous"
     ALTERNATING = "alternating"
@@ -95,7 +100,7 @@ class FaultRecord:
     turn: int
     detail: str
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         return {"kind": self.kind.value, "turn": self.turn, "detail": self.detail}
 
 
@@ -121,7 +126,7 @@ class State(Protocol):
     turn: int
 
     def acting_seats(self) -> Sequence[int]: ...
-    def legal_actions(self, seat: int) -> list: ...
+    def legal_actions(self, seat: int) -> Sequence[Any]: ...
     def apply(self, actions: Sequence[Any]) -> None: ...
     def is_over(self) -> bool: ...
     def scores(self) -> Sequence[float]: ...
@@ -240,7 +245,7 @@ class SeatTurn:
 class TurnRecord:
     turn: int
     seats: list[SeatTurn] = field(default_factory=list)
-    notes: dict | None = None           # a referee's own per-step extras (an external one's frames)
+    notes: dict[str, Any] | None = None           # a referee's own per-step extras (an external one's frames)
 
 
 # -- the match loop's seams: players and a referee ------------------------------------------------
@@ -270,6 +275,12 @@ class Reply(NamedTuple):
     lines: tuple[str, ...]
     latency_ms: float | None            # None when faulted before any answer
     fault: Fault | None = None
+
+
+# A referee's verdict on an answer (``Referee.submit``): (seat, reason) refuses it, a BAD_OUTPUT
+# fault; (seat, reason, kind) is a fault of that kind (a referee that keeps the time itself, as
+# the SDK's soft limit does, times a seat out: TIMEOUT).
+Verdict = tuple[int, str] | tuple[int, str, Fault]
 
 
 @dataclass(frozen=True, slots=True)
@@ -335,9 +346,10 @@ class Referee(Protocol):
         the game is over."""
         ...
 
-    def submit(self, replies: Sequence[Reply]) -> Sequence[tuple[int, str]]:
+    def submit(self, replies: Sequence[Reply]) -> Sequence[Verdict]:
         """The replies to the last ``requests()``, in its order; returns (seat, reason) for each
-        answer refused (the loop records a BAD_OUTPUT fault). Whether a game goes on after a
+        answer refused (the loop records a BAD_OUTPUT fault), or (seat, reason, kind) for a
+        fault of another kind the referee found (see Verdict). Whether a game goes on after a
         fault is the referee's decision."""
         ...
 

@@ -28,6 +28,7 @@ from referee.api import (
     SeatTurn,
     TimeControl,
     TurnRecord,
+    Verdict,
 )
 from referee.harness.process import DEFAULT_MEMORY_MB, BotProcess
 from referee.harness.watchdog import GameWatchdog, WatchdogExpired, monitor
@@ -142,7 +143,7 @@ class _Starter:
 class _Match:
     """The state of one game being played (play_match's helper)."""
 
-    def __init__(self, name: str, referee: Referee, names: list[str], seed: int, options: dict,
+    def __init__(self, name: str, referee: Referee, names: list[str], seed: int, options: dict[str, Any],
                  clock: TimeControl, record: bool):
         self.name, self.referee, self.names, self.seed = name, referee, names, seed
         self.count = count = len(names)
@@ -162,7 +163,8 @@ class _Match:
         self.lag_from: float | None = None
         self.last_answer: Answer | None = None  # the answer _ask_unrecorded read last
 
-    def play(self, entries: Sequence[PlayerSpec | Player], starter: _Starter, on_turn,
+    def play(self, entries: Sequence[PlayerSpec | Player], starter: _Starter,
+             on_turn: Callable[[int], None] | None,
              watchdog: GameWatchdog, slack_s: float,
              on_bots_started: Callable[[], None] | None = None) -> None:
         referee = self.referee
@@ -254,17 +256,20 @@ class _Match:
                                   sum(waits) if waits else None)
         return tuple(answer.line for answer in answers), self.last_answer
 
-    def _refuse(self, refused: Sequence[tuple[int, str]], turn: int) -> None:
-        """BAD_OUTPUT faults for the answers the referee refused, with a hint when the player
-        printed another line right after (the refused one was likely debug output)."""
-        for seat, detail in refused:
-            following = self.players[seat].line_following()
+    def _refuse(self, refused: Sequence[Verdict], turn: int) -> None:
+        """The faults the referee found: BAD_OUTPUT for the answers it refused, with a hint when
+        the player printed another line right after (the refused one was likely debug output),
+        or the kind it named."""
+        for verdict in refused:
+            seat, detail = verdict[0], verdict[1]
+            kind = verdict[2] if len(verdict) == 3 else Fault.BAD_OUTPUT
+            following = self.players[seat].line_following() if kind is Fault.BAD_OUTPUT else None
             if following is not None:
                 detail += (f"; the next line it printed was {following}: if the refused line "
                            "was debug output, print that to stderr, only the answer to stdout")
-            log.debug("seat%d !! %s: %s", seat, Fault.BAD_OUTPUT.value, detail)
+            log.debug("seat%d !! %s: %s", seat, kind.value, detail)
             if self.faults[seat] is None:
-                self.faults[seat] = FaultRecord(Fault.BAD_OUTPUT, turn, detail)
+                self.faults[seat] = FaultRecord(kind, turn, detail)
 
     def _note_timing(self, seat: int, turn: int, answer: Answer, budget_ms: int, grace_ms: int) -> None:
         latency_ms, wait_ms = answer.latency_ms, answer.wait_ms

@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 import os
 import stat
+from collections.abc import Callable
 from dataclasses import asdict
 from pathlib import Path
 from typing import Any
@@ -23,7 +24,7 @@ MAX_REPLAY_BYTES = 64 << 20       # a long game's replay is a few MB; past this 
 SEED_RANGE = (-(1 << 63), (1 << 63) - 1)    # a Java long: the widest seed a game takes
 
 
-def to_replay(result: MatchResult, players: list[PlayerSpec], time_control: TimeControl) -> dict:
+def to_replay(result: MatchResult, players: list[PlayerSpec], time_control: TimeControl) -> dict[str, Any]:
     return {
         "format": FORMAT, "version": VERSION,
         "game": result.game, "seed": result.seed, "options": result.options,
@@ -34,14 +35,14 @@ def to_replay(result: MatchResult, players: list[PlayerSpec], time_control: Time
     }
 
 
-def _turn_json(record: TurnRecord) -> dict:
-    data: dict = {"turn": record.turn, "seats": [asdict(seat) for seat in record.seats]}
+def _turn_json(record: TurnRecord) -> dict[str, Any]:
+    data: dict[str, Any] = {"turn": record.turn, "seats": [asdict(seat) for seat in record.seats]}
     if record.notes is not None:        # only a referee that gives notes (none of ours) adds them
         data["notes"] = record.notes
     return data
 
 
-def write_replay(path: str | Path, replay: dict) -> None:
+def write_replay(path: str | Path, replay: dict[str, Any]) -> None:
     path = Path(path)
     path.parent.mkdir(parents=True, exist_ok=True)
     temporary = path.with_name(path.name + ".tmp")
@@ -49,7 +50,7 @@ def write_replay(path: str | Path, replay: dict) -> None:
     temporary.replace(path)
 
 
-def read_replay(path: str | Path) -> dict:
+def read_replay(path: str | Path) -> dict[str, Any]:
     """The replay in ``path``, its shape checked (``check_shape``); UsageError (one line) if not."""
     where = repr(str(path))
     replay = _parse_json(_read_bounded(Path(path), where), where)
@@ -98,7 +99,10 @@ def _parse_json(text: str, where: str) -> Any:
 
 # -- shape --------------------------------------------------------------------------------------
 
-def check_shape(replay: dict, where: str) -> None:
+_Need = Callable[[bool, str, str], None]    # check_shape's need(ok, field, expected)
+
+
+def check_shape(replay: dict[str, Any], where: str) -> None:
     """Every field the harness reads has its type: UsageError naming the first that has not.
 
     Values (the game's options, the time control's range, the game's name) are checked by the
@@ -131,7 +135,7 @@ def check_shape(replay: dict, where: str) -> None:
     _check_result(replay["result"], len(players), need)
 
 
-def _check_turn(turn: Any, field: str, seats: int, need) -> None:
+def _check_turn(turn: Any, field: str, seats: int, need: _Need) -> None:
     need(isinstance(turn, dict), field, "an object")
     need(_is_int(turn.get("turn")), f"{field}.turn", "an integer")
     need(isinstance(turn.get("seats"), list), f"{field}.seats", "a list")
@@ -147,7 +151,7 @@ def _check_turn(turn: Any, field: str, seats: int, need) -> None:
              "a string or null")
 
 
-def _check_result(result: Any, seats: int, need) -> None:
+def _check_result(result: Any, seats: int, need: _Need) -> None:
     need(isinstance(result, dict), "'result'", "an object")
     need(isinstance(result.get("reason"), str), "result.reason", "a string")
     need(_is_int(result.get("turns")), "result.turns", "an integer")

@@ -42,7 +42,7 @@ class _Disagree(Exception):
         self.difference = difference
 
 
-def verify_replay(game: Game, replay: dict, options: dict) -> Difference | None:
+def verify_replay(game: Game, replay: dict[str, Any], options: dict[str, Any]) -> Difference | None:
     """The first difference between ``replay`` (shape already checked, see
     ``referee.replay.check_shape``) and the rules of ``game`` with ``options``; None if it agrees."""
     check = _Check(game, replay, options)
@@ -59,7 +59,7 @@ def verify_replay(game: Game, replay: dict, options: dict) -> Difference | None:
 
 
 class _Check:
-    def __init__(self, game: Game, replay: dict, options: dict):
+    def __init__(self, game: Game, replay: dict[str, Any], options: dict[str, Any]):
         self.game, self.replay = game, replay
         self.count = len(replay["players"])
         self.recorded_faults = [_recorded_fault(player["fault"])
@@ -88,7 +88,7 @@ class _Check:
                                        "the game goes on"))
         self._compare_result()
 
-    def _play_turn(self, entries: list[dict]) -> list[Any]:
+    def _play_turn(self, entries: list[dict[str, Any]]) -> list[Any]:
         state, turn = self.state, self.state.turn
         acting = list(state.acting_seats())
         actions = []
@@ -106,7 +106,7 @@ class _Check:
             _expect(False, turn, acting[len(entries)], "answer", "none", "expected")
         return actions
 
-    def _play_seat(self, entry: dict) -> Any:
+    def _play_seat(self, entry: dict[str, Any]) -> Any:
         game, state, seat, turn = self.game, self.state, entry["seat"], self.state.turn
         expected = game.turn_lines(state, seat)
         if self.answered[seat] == 0:
@@ -170,7 +170,7 @@ def _compare_lines(recorded: list[str], expected: list[str], turn: int, seat: in
             f"{len(recorded)} lines", f"{len(expected)} lines")
 
 
-def _recorded_fault(fault: dict | None) -> tuple[Fault | str, int] | None:
+def _recorded_fault(fault: dict[str, Any] | None) -> tuple[Fault | str, int] | None:
     if fault is None:
         return None
     try:
@@ -183,7 +183,7 @@ def _fault_key(fault: FaultRecord | None) -> tuple[Fault, int] | None:
     return None if fault is None else (fault.kind, fault.turn)
 
 
-def _fault_text(fault: tuple | None) -> str:
+def _fault_text(fault: tuple[Fault | str, int] | None) -> str:
     if fault is None:
         return "no fault"
     kind, turn = fault

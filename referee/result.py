@@ -29,7 +29,13 @@ class PlayerResult:
     def latency_summary(self) -> dict[str, float]:
         return latency_summary(self.latencies_ms)
 
-    def to_json(self) -> dict:
+    def __repr__(self) -> str:
+        fault = (f"{self.fault.kind.value} at turn {self.fault.turn}: {self.fault.detail}"
+                 if self.fault else None)
+        return (f"PlayerResult({self.bot!r}, score={self.score:g}, rank={self.rank}, "
+                f"fault={fault!r}, answers={len(self.latencies_ms)})")
+
+    def to_json(self) -> dict[str, Any]:
         return {"bot": self.bot, "score": self.score, "rank": self.rank,
                 "fault": self.fault.to_json() if self.fault else None,
                 "latency_ms": self.latency_summary(),
@@ -52,13 +58,31 @@ class MatchResult:
     referee_error: str | None = None    # set when the referee failed: the game has no result
     warnings: list[str] = field(default_factory=list)
 
+    def __repr__(self) -> str:
+        """A few lines, not every turn (the records are a replay's worth: ``print(result)`` in a
+        test shows who won and why)."""
+        seats = "".join(f"\n  seat {seat}: {player!r}," for seat, player in enumerate(self.players))
+        error = f", referee_error={self.referee_error.splitlines()[0]!r}" if self.referee_error else ""
+        return (f"MatchResult({self.game!r}, seed={self.seed}, turns={self.turns}, "
+                f"reason={self.reason!r}, winner={self.winner}{error},{seats}\n)")
+
+    def answers(self, seat: int) -> list[str]:
+        """Every answer line of ``seat``, in order (from the records: played with record=True)."""
+        return [exchange.output for record in self.records for exchange in record.seats
+                if exchange.seat == seat and exchange.output is not None]
+
+    def inputs(self, seat: int) -> list[list[str]]:
+        """Every input block ``seat`` was sent, in order (from the records, as ``answers``)."""
+        return [exchange.input for record in self.records for exchange in record.seats
+                if exchange.seat == seat]
+
     @property
     def ending(self) -> Ending:
         if self.referee_error is not None:
             return Ending.REFEREE_ERROR
         return Ending.FAULT if any(player.fault for player in self.players) else Ending.RULES
 
-    def to_json(self) -> dict:
+    def to_json(self) -> dict[str, Any]:
         data = {"game": self.game, "seed": self.seed, "options": self.options,
                 "turns": self.turns, "reason": self.reason, "winner": self.winner,
                 "players": [player.to_json() for player in self.players]}

@@ -27,12 +27,12 @@ def fault_scores(scores: Sequence[float], faulted: Collection[int]) -> tuple[flo
                  for seat, score in enumerate(scores))
 
 
-def _codec_function(game: Game, name: str) -> Callable:
+def _codec_function(game: Game, name: str) -> Callable[..., Any]:
     """The codec's own function when the game forwards to it as the base class does (one call
     less per answer), else the game's method."""
-    if getattr(type(game), name) is getattr(Game, name) and game.codec is not None:
-        return getattr(game.codec, name)
-    return getattr(game, name)
+    forwards = getattr(type(game), name) is getattr(Game, name) and game.codec is not None
+    function: Callable[..., Any] = getattr(game.codec if forwards else game, name)
+    return function
 
 
 class RulesReferee:

@@ -18,6 +18,7 @@ import inspect
 import random
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from referee.api import Answer, BotFault, Codec, Fault, Game, State
 
@@ -121,7 +122,7 @@ def _check_codec(game: Game, name: str) -> None:
                  f"parameter(s), the Codec contract {count}")
 
 
-def random_playout(game: Game, seed: int, players: int, options: dict | None = None) -> State:
+def random_playout(game: Game, seed: int, players: int, options: dict[str, Any] | None = None) -> State:
     """Random legal actions from ``seed``'s position to the end, checking every step; the
     final state."""
     name, rng = game.name, random.Random(seed)
@@ -142,7 +143,7 @@ def random_playout(game: Game, seed: int, players: int, options: dict | None = N
     return state
 
 
-def _random_action(game: Game, state: State, seat: int, rng: random.Random):
+def _random_action(game: Game, state: State, seat: int, rng: random.Random) -> Any:
     where = f"{game.name} turn {state.turn} seat {seat}"
     lines = game.turn_lines(state, seat)
     _require(bool(lines) and all(isinstance(line, str) and "\n" not in line for line in lines),
@@ -156,7 +157,7 @@ def _random_action(game: Game, state: State, seat: int, rng: random.Random):
     return action
 
 
-def _check_clone(game: Game, seed: int, options: dict) -> None:
+def _check_clone(game: Game, seed: int, options: dict[str, Any]) -> None:
     state = game.new_state(seed, options)
     before = [game.turn_lines(state, seat) for seat in state.acting_seats()]
     copy = state.clone()

@@ -1,13 +1,14 @@
 """Shared fixtures: the project root, the Python that runs bots, a CLI runner."""
 from __future__ import annotations
 
+import os
 import subprocess
 import sys
 from pathlib import Path
 
 import pytest
 
-from tests.tiers import second_tier
+from tests.tiers import TIER_VARIABLE, second_tier
 
 ROOT = Path(__file__).resolve().parent.parent
 
@@ -37,6 +38,12 @@ def pytest_addoption(parser):
     parser.addoption("--runslow", action="store_true", help="also run tests marked slow")
     parser.addoption("--full", action="store_true",
                      help="also run the second tier: tests marked full (bash tools/quickstart.sh test --all)")
+
+
+def pytest_configure(config):
+    """Before the test files are imported: which tier runs, for tests.tiers.examples (property
+    tests draw all their examples in the second tier, a quarter in the first alone)."""
+    os.environ[TIER_VARIABLE] = "all" if config.getoption("--full") else "first"
 
 
 def pytest_collection_modifyitems(config, items):

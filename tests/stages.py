@@ -129,6 +129,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--stage", action="append", default=[], help="run only this stage (repeatable)")
     parser.add_argument("--serial", action="store_true", help="one worker in every stage")
     parser.add_argument("--slowest", type=int, default=15, help="how many of the slowest tests to name")
+    parser.add_argument("--durations-out", metavar="FILE",
+                        help="write every test's seconds and stage to FILE (tab-separated), slowest first")
     args, extra = parser.parse_known_args(argv)
     tier_args = ["--full"] if args.all else []
     if any(_names_tests(arg) for arg in extra):
@@ -158,6 +160,11 @@ def main(argv: list[str] | None = None) -> int:
         print(f"[{number}/{len(chosen)}] {stage.name}: {outcome.summary} ({outcome.seconds:.0f} s)",
               flush=True)
         outcomes.append(outcome)
+    if args.durations_out:
+        timed = sorted(((seconds, outcome.stage.name, name) for outcome in outcomes
+                        for seconds, name in outcome.durations), reverse=True)
+        Path(args.durations_out).write_text("".join(f"{seconds:.2f}\t{stage}\t{name}\n"
+                                                    for seconds, stage, name in timed))
     return _report(outcomes, time.monotonic() - started, args.slowest)
 
 

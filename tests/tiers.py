@@ -10,6 +10,18 @@ place, each under its reason (node ids, a prefix matching every parametrization)
 """
 from __future__ import annotations
 
+import os
+
+# Set by tests/conftest.py before the test files are imported: "all" when the second tier runs.
+TIER_VARIABLE = "BOTARENA_TEST_TIER"
+
+
+def examples(every_tier: int) -> int:
+    """How many examples a property test (hypothesis) draws: all of them when the second tier
+    runs (CI), a quarter in the first tier alone. The draws are derandomized, so each tier's
+    run is the same every time."""
+    return every_tier if os.environ.get(TIER_VARIABLE) == "all" else max(2, every_tier // 4)
+
 SECOND_TIER: dict[str, tuple[str, ...]] = {
     # the quick documentation tables re-run in full: 20-50 s each; bundle-line and tools-seeds
     # stay (a bundle's provenance line, the seed rule), and test_stats checks every statistic
@@ -34,7 +46,8 @@ SECOND_TIER: dict[str, tuple[str, ...]] = {
         "tests/tools/test_bundle_native.py::test_the_bundle_compiles_alone_and_plays_as_the_original_on_20_seeds[java]",
         "tests/tools/test_bundle_native.py::test_the_bundle_compiles_alone_and_plays_as_the_original_on_20_seeds[rust]",
     ),
-    # a Dask cluster: the first tier keeps a local cluster playing the local threads' games
+    # a Dask cluster: the first tier keeps a local cluster playing the local threads' games (the
+    # errors a worker reports are the cluster's own paths, checked here)
     "cluster": (
         "tests/tools/test_cluster.py::test_dask_scheduler_and_workers_play_a_league",
         "tests/tools/test_cluster.py::test_a_worker_killed_mid_run_loses_no_game_and_counts_none_twice",
@@ -43,6 +56,8 @@ SECOND_TIER: dict[str, tuple[str, ...]] = {
         "tests/tools/test_cluster.py::test_the_cluster_benchmark_runs_small_and_prints_its_figures",
         "tests/tools/test_cluster.py::test_a_producer_makes_up_bots_as_it_goes_on_a_cluster",
         "tests/tools/test_cluster.py::test_a_bad_cluster_address_is_one_line",
+        "tests/tools/test_cluster.py::test_a_bot_missing_on_a_worker_is_an_error_naming_it",
+        "tests/tools/test_cluster.py::test_a_game_no_worker_can_play_is_a_referee_error_naming_the_worker",
         "tests/tools/test_cluster_address.py::",
         "tests/tools/test_tune.py::test_tune_on_a_cluster_ends_where_local_threads_end",
         "tests/tools/test_external_games.py::test_a_match_on_a_local_cluster",
@@ -84,6 +99,27 @@ SECOND_TIER: dict[str, tuple[str, ...]] = {
         "tests/tools/test_external_games.py::test_league_of_four_player_games_rates_from_pairwise",
         "tests/tools/test_external_games.py::test_sweep_and_tune_on_a_game_file",
         "tests/tools/test_bench.py::test_benchmark_runs_small_and_prints_its_figures[jobs",
+        # the benchmarks of the harness's clean-up and of long runs: the processes stage checks
+        # the clean-up itself (SIGKILL, SIGINT, escapes); the cheaper benchmarks stay
+        "tests/tools/test_bench.py::test_benchmark_runs_small_and_prints_its_figures[escape",
+        "tests/tools/test_bench.py::test_benchmark_runs_small_and_prints_its_figures[harness interrupt",
+        "tests/tools/test_bench.py::test_benchmark_runs_small_and_prints_its_figures[view-game",
+        "tests/tools/test_bench.py::test_benchmark_runs_small_and_prints_its_figures[match --games 30",
+        "tests/tools/test_tune.py::test_spsa_plot_is_drawn_per_parameter",      # sweep's plot_is_written
+    ),
+    # a check repeated for every bot or every game: the first tier keeps one bot of each game
+    # (each game's codec and rules bundled and played) and two games' pages
+    "every bot, every game": tuple(
+        f"tests/tools/test_bundle.py::test_bundle_plays_exactly_like_the_original[{bot}]"
+        for bot in ("xmas_rush/hybrid", "xmas_rush/pmc", "xmas_rush/duct", "xmas_rush/random",
+                    "othello/pmc", "othello/mcts", "othello/iterative_deepening", "othello/alphabeta",
+                    "othello/random", "number_maze_duel/random", "number_maze_duel/mcts",
+                    "number_maze_duel/pmc", "tictactoe/pmc", "tictactoe/mcts", "tictactoe/minimax",
+                    "tictactoe/alphabeta", "number_maze/chokudai", "number_maze/greedy",
+                    "number_maze/random", "calculation/random", "calculation/mcts", "calculation/greedy")
+    ) + tuple(
+        f"tests/tools/test_view.py::test_every_game_gets_a_self_contained_page[{game}]"
+        for game in ("calculation", "number_maze_duel", "othello", "number_maze")
     ),
 }
 

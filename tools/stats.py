@@ -54,7 +54,7 @@ def score_from_elo(elo: float) -> float:
     return 1 / (1 + 10 ** (-elo / 400))
 
 
-def mean_and_variance(counts: Sequence[float], values: Sequence[float]) -> tuple[int, float, float]:
+def mean_and_variance(counts: Sequence[float], values: Sequence[float]) -> tuple[float, float, float]:
     """Total, mean and (population) variance of a distribution given as counts over values."""
     total = sum(counts)
     if total <= 0:

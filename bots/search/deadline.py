@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import math
 import time
+from typing import Any
 
 _clock = time.perf_counter
 
@@ -122,7 +123,7 @@ class Budget:
         return Budget(deadline, iterations, self.check_every)
 
 
-def turn_budget(iterations: int | None, deadline_at: float) -> dict:
+def turn_budget(iterations: int | None, deadline_at: float) -> dict[str, Any]:
     """Keyword arguments for a search: a fixed ``iterations`` budget if given (deterministic,
     no clock), else the deadline at ``deadline_at`` (``time.perf_counter()`` seconds)."""
     if iterations is not None:

@@ -89,7 +89,7 @@ def chokudai(state: State, *, depth: int, width: int = 1, beams: int | None = No
     budget = Budget.bounded_or_not(deadline, iterations)
     budget.used = 1
     counter = itertools.count()
-    queues: list[list] = [[] for _ in range(depth + 1)]
+    queues: list[list[Any]] = [[] for _ in range(depth + 1)]
     for value, child, action in _children(state, seat, evaluate):
         heapq.heappush(queues[1], (-value, next(counter), child, action))
     passes = 0

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import time
 from collections.abc import Callable, Sequence
+from typing import Any
 
 from referee.api import RefereeError, RefereeOutcome, Reply, Request
 from referee.external.channel import Channel
@@ -97,7 +98,7 @@ class BrutalReferee:
         scores = [float(sum(1 for other in self.ranks if other > rank)) for rank in self.ranks]
         return RefereeOutcome(tuple(scores), self.reason, self.steps, tuple(self.ranks))
 
-    def step_notes(self) -> dict | None:
+    def step_notes(self) -> dict[str, Any] | None:
         notes, self._notes = self._notes, []
         return {"errors": notes} if notes else None
 

@@ -4,11 +4,11 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from referee.api import OptionSpec, TimeControl, TurnOrder, UsageError
+from referee.api import Game, OptionSpec, TimeControl, TurnOrder, UsageError
 from referee.external.brutal import BrutalReferee
-from referee.external.channel import RefereeProcess
+from referee.external.channel import Channel, RefereeProcess
 from referee.external.gamefile import KEY_PATTERN, GameFile, read_game_file
-from referee.external.host import compiled_host, open_session
+from referee.external.host import compiled_host, host_command, open_session
 from referee.external.sdk import SdkReferee
 
 
@@ -71,17 +71,27 @@ class ExternalGame:
                              "--turn-ms and --first-turn-ms apply to brutaltester referees only "
                              "(--grace-ms still applies)")
 
-    def referee(self, options: dict[str, Any], clock: TimeControl | None = None):
+    def commands(self) -> list[tuple[str, tuple[str, ...]]]:
+        """Every command a game runs besides the bots, each with what it is (in the folder of
+        the game file): the referee's, or the referee host's and the one it falls back to."""
+        file = self.file
+        if file.host is None:
+            return [("referee", file.command)]
+        return [("referee host", tuple(host_command(file.host))),
+                ("referee without the host", file.command or file.host.fallback_command())]
+
+    def referee(self, options: dict[str, Any],
+                clock: TimeControl | None = None) -> SdkReferee | BrutalReferee:
         """The Referee of one game (its process starts in ``start``)."""
         clock = clock or self.time_control
         file = self.file
         label = f"the referee of {self.name}"
-        def open_channel():
+        def open_channel() -> Channel:
             if file.host is not None:
                 session = open_session(file)
                 if session is not None:
                     return session
-            command = file.command or file.host.fallback_command()
+            command = file.command if file.host is None else file.command or file.host.fallback_command()
             return RefereeProcess(command, cwd=file.folder, label=label)
         if file.protocol == "codingame":
             return SdkReferee(open_channel, parameters={key: str(value) for key, value in options.items()},
@@ -93,10 +103,10 @@ class ExternalGame:
                              label=label)
 
 
-def replay_fields(game) -> dict:
+def replay_fields(game: Game | ExternalGame) -> dict[str, Any]:
     """What a replay of ``game`` adds to name it: a game file's path (replay --run and view
     load it from there; its name alone is no built-in game)."""
-    return {"game_file": game.source} if getattr(game, "external", False) else {}
+    return {"game_file": game.source} if isinstance(game, ExternalGame) else {}
 
 
 def load_game_file(text: str) -> ExternalGame:

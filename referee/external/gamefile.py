@@ -18,13 +18,15 @@ checked here, with one line naming the file and the field (a UsageError), before
 """
 from __future__ import annotations
 
+import functools
 import os
 import re
 import shlex
 import tomllib
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NoReturn, TypeGuard
 
 from referee.api import UsageError
 
@@ -86,7 +88,7 @@ def looks_like_game_file(text: str) -> bool:
     return text.endswith(".toml") or os.sep in text or Path(text).is_file()
 
 
-def read_game_file(text: str | os.PathLike) -> GameFile:
+def read_game_file(text: str | os.PathLike[str]) -> GameFile:
     """The game file at ``text``, checked; UsageError (one line, naming the file) otherwise."""
     path = Path(text).expanduser().absolute()
     where = str(text)
@@ -136,11 +138,11 @@ class _Checker:
     def __init__(self, where: str):
         self.where = where
 
-    def __call__(self, key: str, message: str):
+    def __call__(self, key: str, message: str) -> NoReturn:
         raise UsageError(f"game file {self.where!r}: {key} {message}")
 
 
-def _parse(path: Path, where: str) -> dict:
+def _parse(path: Path, where: str) -> dict[str, Any]:
     if path.is_dir():
         raise UsageError(f"game file {where!r} is a directory; give a .toml file")
     try:
@@ -163,7 +165,7 @@ def _parse(path: Path, where: str) -> dict:
         raise UsageError(f"game file {where!r} is not valid TOML: {error}") from None
 
 
-def _name(data: dict, path: Path, problem: _Checker) -> str:
+def _name(data: dict[str, Any], path: Path, problem: _Checker) -> str:
     name = data.get("name", path.stem)
     if not isinstance(name, str) or not NAME_PATTERN.fullmatch(name):
         problem("name", f"{name!r} must be letters, digits and _ . + - (it names replays and "
@@ -171,14 +173,14 @@ def _name(data: dict, path: Path, problem: _Checker) -> str:
     return name
 
 
-def _text(data: dict, key: str, problem: _Checker, *, default: str) -> str:
+def _text(data: dict[str, Any], key: str, problem: _Checker, *, default: str) -> str:
     value = data.get(key, default)
     if not isinstance(value, str) or "\n" in value:
         problem(key, f"{value!r} must be one line of text")
     return value
 
 
-def _command(data: dict, folder: Path, problem: _Checker, *, required: bool) -> tuple[str, ...]:
+def _command(data: dict[str, Any], folder: Path, problem: _Checker, *, required: bool) -> tuple[str, ...]:
     value = data.get("command")
     if value is None:
         if required:
@@ -224,14 +226,14 @@ def _players(value: Any, problem: _Checker) -> tuple[int, int]:
     return low, high
 
 
-def _milliseconds(data: dict, key: str, default: int, problem: _Checker) -> int:
+def _milliseconds(data: dict[str, Any], key: str, default: int, problem: _Checker) -> int:
     value = data.get(key, default)
     if not _is_int(value) or not 1 <= value <= MAX_TIME_MS:
         problem(key, f"{value!r} must be a whole number of milliseconds from 1 to {MAX_TIME_MS}")
     return value
 
 
-def _flag(data: dict, key: str, problem: _Checker) -> bool:
+def _flag(data: dict[str, Any], key: str, problem: _Checker) -> bool:
     value = data.get(key, False)
     if not isinstance(value, bool):
         problem(key, f"{value!r} must be true or false")
@@ -242,18 +244,18 @@ def _parameters(value: Any, problem: _Checker) -> dict[str, str]:
     """The [parameters] table as INIT's key=value lines take it: text values, one line each."""
     if not isinstance(value, dict):
         problem("parameters", f"{value!r} must be a table ([parameters] then key = value lines)")
-    parameters = {}
+    parameters: dict[str, str] = {}
     for key, item in value.items():
         where = f"parameters.{key}"
         if not KEY_PATTERN.fullmatch(key):
             problem(where, "is not a usable key: letters, digits and _ . - only")
         if key == "seed":
             problem(where, "is set by botarena (--seed); remove it")
-        parameters[key] = parameter_text(item, lambda message, where=where: problem(where, message))
+        parameters[key] = parameter_text(item, functools.partial(problem, where))
     return parameters
 
 
-def parameter_text(value: Any, refuse) -> str:
+def parameter_text(value: Any, refuse: Callable[[str], NoReturn]) -> str:
     """A parameter's value as one line of INIT (booleans as Java writes them)."""
     if isinstance(value, bool):
         return "true" if value else "false"
@@ -306,5 +308,5 @@ def _class_path_entries(text: str, folder: Path, key: str, problem: _Checker) ->
     return [str(entry.absolute())]
 
 
-def _is_int(value: Any) -> bool:
+def _is_int(value: Any) -> TypeGuard[int]:
     return isinstance(value, int) and not isinstance(value, bool)

@@ -8,9 +8,13 @@ public ``RefereeMain.start(InputStream, PrintStream)``, on the host's stdin and 
 user's JDK at first use, into a cache folder keyed by its source and the JDK.
 
 Each thread (a job slot) has its own host per game file, so games on one host never overlap.
-A host that dies or hangs in a game makes that game a referee error, like a referee process of
-its own, and is started again for the next game; a host that cannot start, or dies in two
-games in a row, is given up for the run: the game file's games then run one JVM each.
+When a game ends the host cuts its streams (a thread the game left behind can no longer write
+or read), and names the game's threads still running (BOTARENA_THREADS): such a host is retired
+after the game, so nothing of a finished game lives on beside the next one (which gets a fresh
+host), with one warning per game file. A host that dies or hangs in a game makes that game a
+referee error, like a referee process of its own, and is started again for the next game; a
+host that cannot start, or dies in two games in a row, is given up for the run: the game
+file's games then run one JVM each.
 """
 from __future__ import annotations
 
@@ -32,6 +36,7 @@ from referee.external.gamefile import GameFile, HostSettings
 SOURCE = Path(__file__).with_name("java") / "RefereeHost.java"
 READY = "[[BOTARENA_READY] 0]"
 END = "[[BOTARENA_END] 0]"
+THREADS = "[[BOTARENA_THREADS] "        # the game's threads still running after it: n names
 DEATHS_BEFORE_GIVING_UP = 2
 CUT_OFF_WAIT_S = 1.0            # a game that failed in the referee (FAIL) ends at once in the host
 
@@ -39,6 +44,7 @@ _lock = threading.Lock()
 _hosts: dict[tuple[int, str], RefereeHost] = {}      # (thread, game file) -> its host
 _given_up: set[str] = set()                             # game files whose host is not used
 _deaths: dict[str, int] = {}                            # game file -> host deaths in a row
+_warned_lingering: set[str] = set()                     # game files said to leave threads
 
 
 def cache_folder() -> Path:
@@ -86,15 +92,20 @@ def compiled_host(java: str) -> Path:
     return folder
 
 
+def host_command(settings: HostSettings) -> list[str]:
+    """The host's JVM command line (RefereeHost compiled first when it is not yet)."""
+    classes = compiled_host(settings.java)
+    return [settings.java, *settings.jvm_options, "-cp",
+            os.pathsep.join([*settings.libraries, str(classes)]), "RefereeHost",
+            os.pathsep.join(settings.classpath)]
+
+
 class RefereeHost(RefereeProcess):
     """A RefereeHost JVM, ready for games once it printed READY."""
 
     def __init__(self, game_file: GameFile, settings: HostSettings):
-        classes = compiled_host(settings.java)
-        argv = [settings.java, *settings.jvm_options, "-cp",
-                os.pathsep.join([*settings.libraries, str(classes)]), "RefereeHost",
-                os.pathsep.join(settings.classpath)]
-        super().__init__(argv, cwd=game_file.folder, label=f"the referee host of {game_file.name}")
+        super().__init__(host_command(settings), cwd=game_file.folder,
+                         label=f"the referee host of {game_file.name}")
         self.timeout_s = game_file.referee_timeout_ms / 1000
         line = self.read_line(time.perf_counter() + self.timeout_s)
         if line != READY:
@@ -109,6 +120,8 @@ class HostSession:
         self.host, self.file = host, game_file
         self.finished = False
         self.broken = False
+        self.lingering: list[str] = []      # the game's threads the host found running after it
+        self.ended = False                  # END read: the host waits for the next game
         if not host.write(["[[BOTARENA_GAME] 0]"]):
             self.broken = True
             raise RefereeError(f"{host.label} had exited before the game", host.stderr_tail())
@@ -126,11 +139,21 @@ class HostSession:
         except RefereeError:
             self.broken = True
             raise
+        if line.startswith(THREADS):
+            self._read_lingering(line, deadline)
+            line = self.host.read_line(deadline)
         if line == END or line.startswith("[[BOTARENA_FAIL]"):
             self.broken = line != END       # the game ended without its last frame
+            self.ended = line == END
             raise RefereeError(f"{self.host.label}: the referee ended the game before its scores",
                                self.host.stderr_tail())
         return line
+
+    def _read_lingering(self, header: str, deadline: float) -> None:
+        """The names after a BOTARENA_THREADS header (the host found them running)."""
+        count = header[len(THREADS):].rstrip("]").strip()
+        for _ in range(int(count) if count.isdigit() else 0):
+            self.lingering.append(self.host.read_line(deadline))
 
     def end_of_game(self) -> None:
         """The referee sent its scores: what follows up to END belongs to no game."""
@@ -140,25 +163,32 @@ class HostSession:
         return self.host.stderr_tail()
 
     def close(self) -> None:
-        """Let the host finish the game (up to END) and keep it for the next one. A host that
-        failed (exited, hung) or does not get to END ends (the next game starts another); only
-        its own failures count towards giving it up, not a game cut off on our side."""
+        """Let the host finish the game (up to END) and keep it for the next one, unless the
+        game left threads running (the host is retired: see ``_retire``). A host that failed
+        (exited, hung) or does not get to END ends (the next game starts another); only its own
+        failures count towards giving it up, not a game cut off on our side."""
         host = self.host
-        if not self.broken:
-            wait_s = self.file.referee_timeout_ms / 1000 if self.finished else CUT_OFF_WAIT_S
-            deadline = time.perf_counter() + wait_s
-            try:
-                while host.read_line(deadline) != END:
-                    pass
-                if self.finished:
-                    _deaths.pop(str(self.file.path), None)
-                return
-            except RefereeError:
-                pass
-        _discard(host, self.file, counted=self.broken)
+        if self.broken:
+            _discard(host, self.file, counted=True)
+            return
+        wait_s = self.file.referee_timeout_ms / 1000 if self.finished else CUT_OFF_WAIT_S
+        deadline = time.perf_counter() + wait_s
+        try:
+            while not self.ended:
+                line = host.read_line(deadline)
+                if line.startswith(THREADS):
+                    self._read_lingering(line, deadline)
+                self.ended = line == END
+        except RefereeError:
+            _discard(host, self.file, counted=False)
+            return
+        if self.finished:
+            _deaths.pop(str(self.file.path), None)
+        if self.lingering:
+            _retire(host, self.file, self.lingering)
 
 
-def open_session(game_file: GameFile):
+def open_session(game_file: GameFile) -> HostSession | None:
     """A game on this thread's host for ``game_file`` (started or restarted as needed), or None
     when its host was given up (the caller then starts one JVM for the game)."""
     key = (threading.get_ident(), str(game_file.path))
@@ -190,6 +220,21 @@ def _discard(host: RefereeHost, game_file: GameFile, *, counted: bool) -> None:
         deaths = _deaths[str(game_file.path)] = _deaths.get(str(game_file.path), 0) + 1
     if deaths >= DEATHS_BEFORE_GIVING_UP:
         _give_up(game_file, f"it died in {deaths} games in a row")
+
+
+def _retire(host: RefereeHost, game_file: GameFile, threads: list[str]) -> None:
+    """A host whose finished game left threads running plays no other game (they could reach
+    it through the JVM's shared state): it ends, the next game gets a fresh host."""
+    _discard(host, game_file, counted=False)
+    with _lock:
+        if str(game_file.path) in _warned_lingering:
+            return
+        _warned_lingering.add(str(game_file.path))
+    names = ", ".join(repr(name) for name in threads[:3]) + (" ..." if len(threads) > 3 else "")
+    print(f"botarena: warning: a game of {game_file.name} left threads running after its end "
+          f"({names}): the referee host of each such game is ended and the next game gets a "
+          "fresh one (slower); nothing a finished game writes reaches another",
+          file=sys.stderr, flush=True)
 
 
 def _give_up(game_file: GameFile, why: str) -> None:

@@ -9,6 +9,10 @@ limit in ms), and botarena answers ``SET_PLAYER_OUTPUT`` with the bot's lines or
 
 - MONITORING (SDK 4.7+) comes once, in the first frame; from then on every SET_PLAYER_OUTPUT
   starts with the measured milliseconds (a whole number, rounded down) and its n counts that line.
+  The limit of NEXT_PLAYER_INFO is then the soft limit plus 50 ms (SOFT_TIMELIMIT_EXTRA): a
+  player whose measured time is over the soft limit a third time is timed out by the referee
+  (AbstractPlayer.execute), which botarena records as a timeout fault; margins are measured
+  against the soft limit.
 - A frame in which no player was executed asks player 0 for 0 lines: it is answered at once,
   without waiting for the bot. Its NEXT_PLAYER_INPUT still counts (the SDK's runner sends it to
   that bot, and a referee's initial input often comes that way): it goes before the bot's next
@@ -24,14 +28,17 @@ import re
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
-from referee.api import RefereeError, RefereeOutcome, Reply, Request
+from referee.api import MAX_SCORE, Fault, RefereeError, RefereeOutcome, Reply, Request, Verdict
 from referee.external.channel import Channel
 
 HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
 FRAME_COMMANDS = frozenset({"VIEW", "INFOS", "SUMMARY", "TOOLTIP", "MONITORING", "NEXT_PLAYER_INPUT",
                             "NEXT_PLAYER_INFO", "UINPUT", "METADATA", "SCORES", "FAIL"})
 MAX_MESSAGE_LINES = 1 << 20
+SOFT_EXTRA_MS = 50              # SDK 4.7+: the limit sent is the soft limit plus this
+SOFT_EXCEEDS_ALLOWED = 2        # SDK 4.7+: the third answer over the soft limit times out
 
 
 def message(command: str, lines: Sequence[str] = ()) -> list[str]:
@@ -53,9 +60,9 @@ class Frame:
     metadata: str | None = None
     scores: dict[int, float] | None = None
 
-    def notes(self) -> dict:
+    def notes(self) -> dict[str, Any]:
         """The frame as a replay keeps it (what the viewer and the SDK's game log need)."""
-        data: dict = {"frame": self.index, "view": self.view}
+        data: dict[str, Any] = {"frame": self.index, "view": self.view}
         if self.summary:
             data["summary"] = self.summary
         if self.tooltips:
@@ -88,12 +95,15 @@ class SdkReferee:
         self.step_slack_s = self.timeout_s  # the referee's own time per step (the watchdog's)
         self.scores: dict[int, float] | None = None
         self._asked: Request | None = None
-        self._notes: list[dict] = []
+        self._notes: list[dict[str, Any]] = []
         self._held: dict[int, list[str]] = {}     # input of 0-line frames, sent with the next
+        self._soft_ms: int | None = None          # the soft limit of the asked seat (SDK 4.7+)
+        self._exceeded: list[int] = []            # per seat: answers over the soft limit
 
     # -- the seam ----------------------------------------------------------------------------
     def start(self, seed: int, players: int) -> None:
         self.players = players
+        self._exceeded = [0] * players
         self.channel = self.open_channel()
         properties = [f"seed={seed}", *(f"{key}={value}" for key, value in self.parameters.items())]
         self._send("INIT", [str(players), *properties])
@@ -119,12 +129,19 @@ class SdkReferee:
                 self._answer([], 0.0)
                 continue
             self.turn = frame.index
-            self._asked = Request(seat, tuple(lines), expected, limit_ms, self.grace_ms)
+            budget_ms, grace_ms, self._soft_ms = limit_ms, self.grace_ms, None
+            if self.monitoring and limit_ms > SOFT_EXTRA_MS:
+                # the budget is the soft limit (margins are measured against it); the SDK's
+                # 50 ms extra is its own allowance, on top of ours
+                self._soft_ms = budget_ms = limit_ms - SOFT_EXTRA_MS
+                grace_ms += SOFT_EXTRA_MS
+            self._asked = Request(seat, tuple(lines), expected, budget_ms, grace_ms)
             return [self._asked]
         return []
 
-    def submit(self, replies: Sequence[Reply]) -> Sequence[tuple[int, str]]:
+    def submit(self, replies: Sequence[Reply]) -> Sequence[Verdict]:
         asked, self._asked = self._asked, None
+        verdicts: list[Verdict] = []
         for reply in replies:
             if asked is None or reply.seat != asked.seat:
                 raise RefereeError(f"{self.label}: a reply for seat {reply.seat} that was not asked")
@@ -132,7 +149,25 @@ class SdkReferee:
                 self._send("SET_PLAYER_TIMEOUT")
             else:
                 self._answer(list(reply.lines), reply.latency_ms)
-        return []           # the referee judges the answers itself (it deactivates, scores -1...)
+                verdicts.extend(self._soft_timeout(reply))
+        # the referee judges the answers itself (it deactivates, scores -1...); botarena knows
+        # only what the SDK's own rule on the time it sent implies
+        return verdicts
+
+    def _soft_timeout(self, reply: Reply) -> list[Verdict]:
+        """A timeout fault when this answer is the seat's third over its soft limit (SDK 4.7+:
+        the referee then times the player out, as for no answer)."""
+        soft_ms = self._soft_ms
+        measured = int(reply.latency_ms or 0.0)           # what the referee was sent
+        if soft_ms is None or measured <= soft_ms:
+            return []
+        self._exceeded[reply.seat] += 1
+        if self._exceeded[reply.seat] != SOFT_EXCEEDS_ALLOWED + 1:
+            return []
+        return [(reply.seat, f"answered in {measured} ms, over its soft limit of {soft_ms} ms for "
+                 f"the third time: the referee times it out (CodinGame's "
+                 f"SDK 4.7+; the limit it sends, {soft_ms + SOFT_EXTRA_MS} ms, is the soft one "
+                 f"plus {SOFT_EXTRA_MS})", Fault.TIMEOUT)]
 
     def outcome(self) -> RefereeOutcome:
         if self.scores is None:
@@ -141,7 +176,7 @@ class SdkReferee:
         ranks = [sum(1 for other in scores if other > score) for score in scores]
         return RefereeOutcome(tuple(scores), "the referee's scores", self.frames, tuple(ranks))
 
-    def step_notes(self) -> dict | None:
+    def step_notes(self) -> dict[str, Any] | None:
         """The frames read since the last call (view, summary, tooltips...), for the replay."""
         notes, self._notes = self._notes, []
         return {"frames": notes} if notes else None
@@ -235,6 +270,10 @@ class SdkReferee:
             if seat is None or score is None or not 0 <= seat < self.players or seat in scores:
                 raise self._garbage(f"SCORES line {_cut(line)}: expected 'player score', each "
                                     f"player of {self.players} once")
+            if not math.isfinite(score) or abs(score) > MAX_SCORE:
+                raise RefereeError(f"{self.label} gave a score botarena cannot keep: SCORES line "
+                                   f"{_cut(line)} (a score is a finite number within "
+                                   f"+-{MAX_SCORE:.0e})", self._stderr_tail())
             scores[seat] = score
         if len(scores) != self.players:
             raise self._garbage(f"SCORES for {len(scores)} of {self.players} players")
@@ -265,10 +304,9 @@ def _integer(text: str) -> int | None:
 
 def _number(text: str) -> float | None:
     try:
-        value = float(text)
+        return float(text)
     except ValueError:
         return None
-    return value if math.isfinite(value) else None
 
 
 def _cut(text: str, width: int = 80) -> str:

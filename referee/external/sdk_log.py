@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import json
 from pathlib import Path
+from typing import Any
 
 from referee.api import UsageError
 
@@ -29,7 +30,7 @@ AVATAR_IDS = ("16085734516701", "16085846089817", "16085713250612", "16085756802
 AVATAR_URL = "https://static.codingame.com/servlet/fileservlet?id={}&format=viewer_avatar"
 
 
-def write_sdk_log(path: str | Path, replay: dict) -> None:
+def write_sdk_log(path: str | Path, replay: dict[str, Any]) -> None:
     """The SDK game log of ``replay`` into ``path`` (one JSON object)."""
     Path(path).write_text(json.dumps(to_sdk_log(replay)) + "\n")
 
@@ -39,11 +40,11 @@ def _body(lines: list[str] | None) -> str:
     return "".join(line + "\n" for line in lines or [])
 
 
-def to_sdk_log(replay: dict) -> dict:
+def to_sdk_log(replay: dict[str, Any]) -> dict[str, Any]:
     """The SDK game log of ``replay`` (an SDK game's); UsageError when it has no frames."""
     players = len(replay["players"])
     keys = [str(seat) for seat in range(players)]
-    log: dict = {"errors": {"referee": [], **{key: [None] for key in keys}},
+    log: dict[str, Any] = {"errors": {"referee": [], **{key: [None] for key in keys}},
                  "outputs": {"referee": [], **{key: [None] for key in keys}},
                  "summaries": [], "views": [], "scores": {}, "uinput": [], "tooltips": [],
                  "ids": {key: seat for seat, key in enumerate(keys)},
@@ -70,7 +71,7 @@ def to_sdk_log(replay: dict) -> dict:
     return log
 
 
-def _add_frame(log: dict, frame: dict, answers: dict, keys: list[str]) -> None:
+def _add_frame(log: dict[str, Any], frame: dict[str, Any], answers: dict[str, Any], keys: list[str]) -> None:
     index = frame["frame"]
     log["views"].append(_body(frame.get("view")))
     log["summaries"].append(_body(frame.get("summary")))
@@ -101,5 +102,5 @@ def _add_frame(log: dict, frame: dict, answers: dict, keys: list[str]) -> None:
         log["errors"][key].append(error)
 
 
-def _number(score: float):
+def _number(score: float) -> int | float:
     return int(score) if float(score).is_integer() else score

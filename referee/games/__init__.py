@@ -26,7 +26,8 @@ def load_game(name: str) -> Game | ExternalGame:
     # and codec), and the bundler would otherwise carry the whole external-referee package into
     # every bundle (over CodinGame's 100,000 characters); bots never load a game file
     if importlib.import_module("referee.external.gamefile").looks_like_game_file(name):
-        return importlib.import_module("referee.external.game").load_game_file(name)
+        game: ExternalGame = importlib.import_module("referee.external.game").load_game_file(name)
+        return game
     raise UsageError(f"unknown game {name!r} (known: {', '.join(game_names())}; or a path to a "
                      "game file, NAME.toml: see docs/codingame-referees.md)")
 

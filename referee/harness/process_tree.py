@@ -17,6 +17,7 @@ import errno
 import os
 import signal
 import time
+from collections.abc import Iterable
 
 MARKER_VARIABLE = "BOTARENA_BOT"
 _PR_SET_CHILD_SUBREAPER = 36
@@ -42,7 +43,8 @@ def set_not_dumpable() -> bool:
     """Make this process non-dumpable (Linux): ``/proc/<pid>/{mem,fd,environ}`` of the harness
     are then closed to its bots (unless they run as root), and nothing can ptrace it."""
     try:
-        return ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0) == 0
+        status: int = ctypes.CDLL(None, use_errno=True).prctl(_PR_SET_DUMPABLE, 0, 0, 0, 0)
+        return status == 0
     except (OSError, AttributeError):
         return False
 
@@ -204,7 +206,7 @@ def descendants(root: int) -> list[int]:
     return found
 
 
-def resident_bytes(pids) -> int:
+def resident_bytes(pids: Iterable[int]) -> int:
     """Sum of the resident memory of ``pids`` (from /proc/PID/statm)."""
     page = os.sysconf("SC_PAGE_SIZE")
     total = 0

@@ -23,7 +23,7 @@ import shutil
 import subprocess
 import threading
 from collections.abc import Callable
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from referee.api import UsageError
 
@@ -90,13 +90,16 @@ def read_child_pid(info_read_fd: int, timeout_s: float = 10.0) -> int | None:
     return None
 
 
+_Call = tuple[Callable[[], Any], list[Any], threading.Event]   # (call, its outcome, done)
+
+
 class _Spawner:
     """One long-lived daemon thread that runs the calls given to :meth:`run` (bwrap's
     parent-death signal is tied to it, and it lives as long as the harness)."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._calls: queue.SimpleQueue = queue.SimpleQueue()
+        self._calls: queue.SimpleQueue[_Call] = queue.SimpleQueue()
         self._thread: threading.Thread | None = None
 
     def run(self, call: Callable[[], _T]) -> _T:
@@ -106,12 +109,13 @@ class _Spawner:
                                                 daemon=True)
                 self._thread.start()
         done = threading.Event()
-        outcome: list = []
+        outcome: list[Any] = []
         self._calls.put((call, outcome, done))
         done.wait()
-        if isinstance(outcome[0], BaseException):
-            raise outcome[0]
-        return outcome[0]
+        result: _T | BaseException = outcome[0]
+        if isinstance(result, BaseException):
+            raise result
+        return result
 
     def _serve(self) -> None:
         while True:

@@ -48,7 +48,7 @@ class BotStartError(UsageError):
 
 
 class StartedBot(NamedTuple):
-    process: subprocess.Popen
+    process: subprocess.Popen[bytes]
     bot_pid: int | None                 # the bot's own pid under bwrap (None: ``process`` is it)
     own_folder: str | None              # a temporary working folder to remove at the end
     in_cgroup: bool                     # started inside the cgroup given (False: move it now)
@@ -181,7 +181,7 @@ def _not_executable(program: str, name: str) -> BotStartError:
 
 
 def _popen(argv: list[str], name: str, cwd: str | None, environment: dict[str, str],
-           pass_fds: tuple[int, ...] = ()) -> subprocess.Popen:
+           pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
     program = argv[0]
     try:
         return subprocess.Popen(

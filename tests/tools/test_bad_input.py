@@ -17,10 +17,11 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from tests.conftest import run_cli
+from tests.tiers import examples
 from tools.cli.main import main
 
 CALM = ("--first-turn-ms", "30000", "--turn-ms", "30000")
-FAST = settings(max_examples=60, deadline=None, derandomize=True,
+FAST = settings(max_examples=examples(60), deadline=None, derandomize=True,
                 suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
 
 JSON = st.recursive(st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=8),
@@ -110,7 +111,7 @@ def test_match_options_at_random_are_refused_in_one_line_or_run(options):
 
 
 @pytest.mark.parametrize("wild", NUMERIC_OPTIONS)
-@settings(FAST, max_examples=15)
+@settings(FAST, max_examples=examples(15))
 @given(value=NUMBER_TEXT)
 def test_play_options_at_random_are_refused_in_one_line_or_run(wild, value):
     status, _, err = run_in_process("play", "tictactoe", "random", "random --seed 1",

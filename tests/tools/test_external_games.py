@@ -160,3 +160,19 @@ def test_games_describes_a_game_file(tmp_path):
     assert process.returncode == 0
     assert "codingame protocol, 2-4 players, time limits from the referee" in process.stdout
     assert "--option turns=3" in process.stdout
+
+
+def test_a_huge_score_is_a_void_game_and_the_results_file_resumes(tmp_path):
+    """Issue 31, item 5: SCORES of 1e300 crashed match with an OverflowError after the games,
+    and one over 1e15 went into --out, whose own resume then refused the file."""
+    path = sdk_game(tmp_path, "--score", "0=1e300", parameters={"turns": 1})
+    out = tmp_path / "runs.jsonl"
+    args = ("match", str(path), digit_bot("--digit", "7"), digit_bot("--digit", "3"), "-n", "2",
+            "--seed", "1", "--out", str(out))
+    for _ in range(2):                                  # the second run resumes the file
+        process = run_cli(*args)
+        assert process.returncode == 0, process.stderr
+        assert "Traceback" not in process.stderr and "Error" not in process.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 2 and all("SCORES line '0 1e300'" in record["reason"]
+                                     for record in records)

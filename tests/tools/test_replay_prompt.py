@@ -3,11 +3,15 @@ its reason and fault kinds in ``replay --verify`` (issue 23, defect 2)."""
 from __future__ import annotations
 
 import json
+import os
+import shutil
 import subprocess
+import sys
 
 import pytest
 
 from tests.conftest import run_cli
+from tests.referee.external.gamefiles import SDK_REFEREE, digit_bot, sdk_game
 from tools.cli.replay import shown_command
 
 # a carriage return and "erase line" redraw the shown line as a built-in bot's name
@@ -61,3 +65,36 @@ def test_verify_prints_a_replays_text_escaped(tmp_path, replay, change):
     assert "replay differs from the rules" in done.stdout
     assert "\r" not in done.stdout and "\x1b" not in done.stdout, repr(done.stdout)
     assert "\\r\\x1b[2K" in done.stdout
+
+
+def _game_file_replay(tmp_path) -> tuple:
+    path = sdk_game(tmp_path, parameters={"turns": 1})
+    replay = tmp_path / "game.json"
+    done = run_cli("play", str(path), digit_bot("--digit", "1"), digit_bot("--digit", "2"),
+                   "--replay", str(replay))
+    assert done.returncode == 0, done.stderr
+    return path, replay
+
+
+def test_the_prompt_shows_a_game_files_referee_command(tmp_path):
+    """Issue 31, item 8: the referee of a game file runs too after a yes: it is listed."""
+    _, replay = _game_file_replay(tmp_path)
+    done = run_cli("replay", str(replay))
+    assert done.returncode == 2 and "not run" in done.stderr
+    shown = done.stderr.splitlines()
+    assert shown[3] == f"  referee: {shown_command((sys.executable, str(SDK_REFEREE)))}", shown
+
+
+@pytest.mark.full
+@pytest.mark.skipif(shutil.which("javac") is None, reason="optional: a JDK for the referee host")
+def test_the_prompt_shows_the_referee_hosts_jvm_and_its_fallback(tmp_path):
+    path, replay = _game_file_replay(tmp_path)
+    path.write_text(f'protocol = "codingame"\nplayers = 2\nhost = true\n'
+                    f'classpath = ["{tmp_path}"]\njvm_options = ["-Dleague.level=3"]\n')
+    done = run_cli("replay", str(replay), env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
+    assert done.returncode == 2, done.stderr
+    shown = done.stderr.splitlines()
+    assert shown[3].startswith("  referee host: java -Dleague.level=3 -cp ")
+    assert shown[3].endswith(f"RefereeHost {tmp_path}")
+    assert shown[4] == (f"  referee without the host: java -Dleague.level=3 -cp {tmp_path} "
+                        "com.codingame.gameengine.core.RefereeMain")

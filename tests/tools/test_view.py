@@ -15,6 +15,7 @@ import pytest
 from referee.games import load_game
 from referee.replay import read_replay
 from tests.conftest import ROOT, run_cli
+from tests.referee.external.gamefiles import sdk_game
 from tools.view.frames import first_difference, page_data
 from tools.view.page import render_page
 
@@ -222,3 +223,14 @@ def test_a_missing_browser_or_playwright_is_named_in_one_line(monkeypatch, tmp_p
     chosen.chmod(0o755)
     monkeypatch.setenv("BOTARENA_CHROMIUM", str(chosen))
     assert browser.chromium_path() == str(chosen)
+
+
+def test_a_game_file_named_where_a_builtin_game_goes_is_one_line(tmp_path):
+    """A replay of an external game names its file in 'game_file'; one naming it in 'game'
+    (edited by hand) is refused in one line, not drawn with the rules it has not."""
+    game_file = sdk_game(tmp_path)
+    target = _tampered(tmp_path, "tictactoe", _set(("game",), str(game_file)))
+    done = run_cli("view", target, "-o", str(tmp_path / "out.html"))
+    assert done.returncode == 2
+    assert done.stderr.count("\n") == 1 and "names a game file" in done.stderr
+    assert "Traceback" not in done.stderr

@@ -12,6 +12,7 @@ import shlex
 import sys
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.api import UsageError
 from referee.match import PlayerSpec
@@ -143,6 +144,16 @@ def resolve_bot(game: str, text: str, *, check_args: bool = True, check_files: b
     if os.sep in head and not Path(head).exists():
         raise UsageError(f"bot {text!r}: no file {head!r}")
     return BotSpec(name=text, argv=tuple(words), command=text)
+
+
+def bot_player(bot: str, game: str | Any, *, workdir: str | Path | None = None) -> PlayerSpec:
+    """A player for ``referee.match.play_match`` from ``bot`` exactly as the command line takes a
+    BOT: a built-in bot of ``game`` with its arguments (``"alphabeta --depth 2"``), a ``.py``
+    file, a C, C++, Java or Rust source file (compiled now, once, as CodinGame compiles it), or
+    a command line. ``game``: a game's name or its Game. A built-in bot given no ``--seed``
+    draws its own; give one (``"random --seed 3"``) for the same game every run. UsageError (one
+    line) when ``bot`` cannot be a player (no such file, a compile error)."""
+    return resolve_bot(getattr(game, "name", game), bot, workdir=workdir)
 
 
 def split_include_dirs(args: list[str]) -> tuple[list[str], list[str]]:

@@ -20,7 +20,7 @@ from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
 
-from referee.api import TimeControl, UsageError
+from referee.api import MAX_SCORE, TimeControl, UsageError
 
 MAX_LINE_BYTES = 4 << 20          # a game's line is a few KB; past this the file is not ours
 _RECORD_START = b'{"game":'       # how every line we write begins (see to_record)
@@ -241,7 +241,8 @@ def _is_int(value) -> bool:
 
 # A game's score or an answer's latency past this is no result of ours: the summary squares
 # them (a score's variance), and 1e300 squared overflowed after the missing games were played.
-MAX_MAGNITUDE = 1e15
+# A referee's scores are checked against the same bound where they enter (MAX_SCORE).
+MAX_MAGNITUDE = MAX_SCORE
 
 
 def _is_number(value) -> bool:

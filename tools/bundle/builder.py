@@ -56,8 +56,8 @@ def resolve_entry(text: str, game: str | None = None) -> Entry:
         if name is not None:
             return Entry(name, path, (PROJECT_ROOT,))
         return Entry("__main__", path, (path.parent, PROJECT_ROOT))
-    game_name, slash, bot = text.rpartition("/")
-    game_name = game_name if slash else game
+    named_game, slash, bot = text.rpartition("/")
+    game_name = named_game if slash else game
     if not game_name:
         raise UsageError(f"bot {text!r}: give it as GAME/NAME (e.g. tictactoe/{text}), "
                          "with --game GAME, or as a path to a .py file")
@@ -198,17 +198,17 @@ def _walk_imports(node: ast.AST, optional: bool):
     if isinstance(node, (ast.Import, ast.ImportFrom)):
         yield node, optional
         return
-    if isinstance(node, (ast.Try, getattr(ast, "TryStar", ast.Try))):
+    if isinstance(node, (ast.Try, ast.TryStar)):
         guarded = any(_catches_import_error(handler.type) for handler in node.handlers)
-        for child in node.body:
-            yield from _walk_imports(child, optional or guarded)
-        for child in [*node.handlers, *node.orelse, *node.finalbody]:
-            yield from _walk_imports(child, optional)
+        for statement in node.body:
+            yield from _walk_imports(statement, optional or guarded)
+        for part in [*node.handlers, *node.orelse, *node.finalbody]:
+            yield from _walk_imports(part, optional)
         return
     if isinstance(node, ast.If) and "TYPE_CHECKING" in ast.unparse(node.test):
         # the body never runs: its imports are for a type checker, not for the bundle
-        for child in node.orelse:
-            yield from _walk_imports(child, optional)
+        for statement in node.orelse:
+            yield from _walk_imports(statement, optional)
         return
     for child in ast.iter_child_nodes(node):
         yield from _walk_imports(child, optional)

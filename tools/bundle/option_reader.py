@@ -21,6 +21,7 @@ import json
 import os
 import sys
 import tokenize
+from typing import NoReturn
 
 _DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                 ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
@@ -138,10 +139,12 @@ def _typed_value(parser: argparse.ArgumentParser, action: argparse.Action, text:
         return flag if action.const else not flag
     words = text.split() if action.nargs not in (None, "?") else [text]
 
-    def refuse(message: str):
+    def refuse(message: str) -> NoReturn:
         raise Refused(f"--set {pair!r}: {message}")
 
-    parser.error = refuse
+    # the bot's own parser, made to raise instead of exiting: argparse's only hook for that
+    # (exit_on_error=False, a constructor argument, leaves some errors to error())
+    parser.error = refuse           # type: ignore[method-assign]
     try:
         parsed = parser.parse_known_args([action.option_strings[0], *words])[0]
     except SystemExit:                  # an action of the bot's that exits (a custom one)

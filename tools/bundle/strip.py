@@ -50,6 +50,7 @@ def _docstring_spans(tree: ast.Module, keep_module_docstring: bool
             continue
         doc = body[0]
         start = (doc.lineno, doc.col_offset)
+        assert doc.end_lineno is not None and doc.end_col_offset is not None   # set by ast.parse
         spans[start] = (doc.end_lineno, doc.end_col_offset)
         if len(body) == 1:
             lone.add(start)

@@ -13,7 +13,7 @@ from tools.arena.printable import printable
 from tools.cli.output import OutputFailed, guarded_stdout, output_failure, silence_stdout
 
 COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
-            "bundle", "bench")
+            "bundle", "starter", "bench")
 
 
 class _Parser(argparse.ArgumentParser):

@@ -73,7 +73,7 @@ def run(args) -> int:
                   else f"replay differs from the rules at {difference}")
         return 0 if difference is None else 1
     players = [_player(game.name, entry) for entry in replay["players"]]
-    _confirm_run(players, args.run)
+    _confirm_run(players, args.run, getattr(game, "commands", list)())
     result = play_match(game, players, seed=replay["seed"], options=options, time_control=clock)
     if args.output:
         write_replay(args.output, {**to_replay(result, players, clock), **replay_fields(game)})
@@ -120,11 +120,15 @@ def _player(game: str, entry: dict) -> PlayerSpec:
     return PlayerSpec(name=entry["bot"], argv=recorded)
 
 
-def _confirm_run(players: list[PlayerSpec], run: bool) -> None:
-    """Show the commands; UsageError unless --run was given or a user at a terminal says yes."""
+def _confirm_run(players: list[PlayerSpec], run: bool,
+                 others: list[tuple[str, tuple[str, ...]]]) -> None:
+    """Show the commands (the bots', then ``others``: a game file's referee); UsageError unless
+    --run was given or a user at a terminal says yes."""
     print("this replay runs these commands:", file=sys.stderr)
     for seat, spec in enumerate(players):
         print(f"  seat {seat}: {shown_command(spec.argv)}", file=sys.stderr)
+    for what, argv in others:
+        print(f"  {what}: {shown_command(argv)}", file=sys.stderr)
     if run:
         return
     if sys.stdin.isatty() and sys.stderr.isatty():

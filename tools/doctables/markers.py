@@ -159,8 +159,8 @@ def _recipe(lines: list[str], name: str, where: str
                 text.append(lines[index])
             steps.append(Command("\n".join(text), template))
             template = None
-        elif _VARIABLE.match(line):
-            variables.append((_VARIABLE.match(line)["name"], _VARIABLE.match(line)["value"]))
+        elif variable := _VARIABLE.match(line):
+            variables.append((variable["name"], variable["value"]))
         elif line.startswith("|"):
             if template is not None:
                 steps.append(template)

@@ -61,7 +61,7 @@ def render(table: Table, *, keep_files: bool) -> Run:
             lines.append(step)
         elif step.template is not None:
             summary = json.loads(_run(table, step, ["--json"], keep_files))
-            lines.append(fill_row(table, step, summary))
+            lines.append(fill_row(table, step, step.template, summary))
         elif table.output == "markdown":
             lines.extend(_run(table, step, [], keep_files).rstrip("\n").split("\n"))
         else:
@@ -101,11 +101,11 @@ def argv_of(table: Table, command: Command) -> list[str]:
                      "a botarena nor a python command")
 
 
-def fill_row(table: Table, command: Command, summary: dict) -> str:
-    """The command's row template filled from its ``match --json`` summary."""
+def fill_row(table: Table, command: Command, template: str, summary: dict) -> str:
+    """``command``'s row ``template`` filled from its ``match --json`` summary."""
     fields = match_fields(summary) | {"command": command.one_line()}
     try:
-        return command.template.format_map(fields)
+        return template.format_map(fields)
     except KeyError as error:
         raise UsageError(f"table {table.name!r} at {table.where()}: the row template names "
                          f"{{{error.args[0]}}}; known fields: {', '.join(sorted(fields))}") from None

@@ -115,12 +115,12 @@ def _plan(compiler: Compiler, source: Path, include_dirs: tuple[Path, ...], labe
     if include_dirs:
         raise UsageError(f"bot {label!r}: -I is for C and C++ bots")
     if compiler.language == "Java":
-        project = java.load_project(source)
-        return _Plan(project.files, project.root,
+        java_project = java.load_project(source)
+        return _Plan(java_project.files, java_project.root,
                      lambda out: [compiler.program, *compiler.flags, "-d", str(out / "classes"),
-                                  *map(str, project.files)],
-                     lambda folder: ("java", "-cp", str(folder / "classes"), project.main_class),
-                     (*compiler.flags, project.main_class))
+                                  *map(str, java_project.files)],
+                     lambda folder: ("java", "-cp", str(folder / "classes"), java_project.main_class),
+                     (*compiler.flags, java_project.main_class))
     crate = rust.load_crate(source)
     flags = (*compiler.flags, "--edition", rust.edition_of(source))
     return _Plan(tuple(crate.files), crate.entry.parent,

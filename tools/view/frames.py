@@ -27,6 +27,9 @@ def page_data(replay: dict, source: str) -> dict:
     if replay.get("game_file") is not None:
         return _external_page(replay, source)
     game = load_game(replay["game"])
+    if not isinstance(game, Game):
+        raise UsageError(f"replay {source!r}: 'game' names a game file ({replay['game']!r}); a "
+                         "replay names its game file in 'game_file'")
     options = _options(game, replay, source)
     clock = _time_control(replay, source)
     players = replay["players"]
@@ -134,7 +137,8 @@ def _steps(game: Game, drawing: ModuleType | None, replay: dict, options: dict,
            clock: TimeControl) -> tuple[list[dict], str | None]:
     """Step 0 is the start; step k shows the position after turn record k-1, with its answers."""
     state = game.new_state(replay["seed"], options)
-    steps = [{"turn": None, "frame": drawing.frame(state) if drawing else None, "seats": []}]
+    steps: list[dict[str, Any]] = [{"turn": None, "frame": drawing.frame(state) if drawing else None,
+                                    "seats": []}]
     faults = _faults(replay["result"])
     answered: dict[int, int] = {}
     problem = None

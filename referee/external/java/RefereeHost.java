@@ -69,11 +69,13 @@ import java.util.regex.Pattern;
  *   <li>Then the driver speaks the plain RefereeMain protocol ({@code [[INIT] ...]},
  *       {@code [[GET_GAME_INFO] 0]}, {@code [[SET_PLAYER_OUTPUT] n]}, ...) and reads the
  *       referee's messages exactly as from a fresh {@code RefereeMain} process.</li>
- *   <li>When {@code RefereeMain.start} returns, the host prints {@code [[BOTARENA_END] 0]}.
- *       If it threw, the host first prints {@code [[BOTARENA_FAIL] n]} with the stack trace
- *       (n lines; the SDK may already have sent its own {@code [[FAIL] n]} messages), then
- *       {@code [[BOTARENA_END] 0]}. The driver waits for END before sending the next
- *       BOTARENA_GAME.</li>
+ *   <li>When {@code RefereeMain.start} returns, the game's streams are cut (see below) and the
+ *       host prints {@code [[BOTARENA_END] 0]}. If it threw, the host first prints
+ *       {@code [[BOTARENA_FAIL] n]} with the stack trace (n lines; the SDK may already have sent
+ *       its own {@code [[FAIL] n]} messages). If threads the game started still run after it
+ *       (and a moment's wait), the host prints {@code [[BOTARENA_THREADS] n]} with their names
+ *       before END: the driver then retires this host (a fresh one plays the next game). The
+ *       driver waits for END before sending the next BOTARENA_GAME.</li>
  * </ol>
  * Messages that arrive between games (the GET_GAME_INFO an SDK-style runner sends after the
  * last frame, a late SET_PLAYER_OUTPUT after a crash) are read and dropped, so the next game
@@ -94,6 +96,10 @@ import java.util.regex.Pattern;
  *   <li>Keeps {@code System.out} silenced and {@code System.in} unreadable, as RefereeMain.main
  *       does, so a referee's debug prints cannot corrupt the protocol; {@code System.err} is the
  *       referee's free-form log.</li>
+ *   <li>Runs the game in a thread group of its own, so the threads the referee starts are known;
+ *       when start() returns, the game's output stream drops every later write and its input
+ *       stream reads as ended: a thread the game left behind cannot write into the next game's
+ *       protocol, nor read its commands.</li>
  *   <li>After the game: {@code LogFactory.release(loader)} (commons-logging caches a factory per
  *       context class loader, which would keep every game's classes alive), then closes the
  *       loader.</li>
@@ -112,6 +118,7 @@ public final class RefereeHost {
     private static final String REFEREE_MAIN = "com.codingame.gameengine.core.RefereeMain";
     private static final String END = "[[BOTARENA_END] 0]";
     private static final String READY = "[[BOTARENA_READY] 0]";
+    private static final long LINGER_WAIT_MS = 200; // a game's threads may take a moment to end
     private static final Pattern HEADER = Pattern.compile("\\[\\[(.+)\\] ?([0-9]+)\\]");
 
     private final URL[] gameUrls;
@@ -230,6 +237,7 @@ public final class RefereeHost {
         Map<String, String> saved = new LinkedHashMap<>();
         Throwable failure = null;
         URLClassLoader loader = null;
+        List<String> lingering = new ArrayList<>();
         try {
             for (String line : propertyLines) {
                 int eq = line.indexOf('=');
@@ -244,7 +252,7 @@ public final class RefereeHost {
             // Unnamed on purpose: stack traces (the SDK's FAIL messages) then read exactly as in a
             // fresh RefereeMain JVM, with no "loader-name//" before each frame.
             loader = new URLClassLoader(gameUrls, RefereeHost.class.getClassLoader());
-            failure = runOnGameThread(loader);
+            failure = runOnGameThread(loader, lingering);
         } catch (Throwable t) {
             failure = t;
         } finally {
@@ -255,6 +263,14 @@ public final class RefereeHost {
         if (failure != null) {
             reportFailure(failure);
         }
+        if (!lingering.isEmpty()) {
+            StringBuilder msg = new StringBuilder("[[BOTARENA_THREADS] ").append(lingering.size()).append("]\n");
+            for (String name : lingering) {
+                msg.append(name.replace('\n', ' ').replace('\r', ' ')).append('\n');
+            }
+            stdout.print(msg);
+            System.err.println("RefereeHost: game " + gameCount + " left threads running: " + lingering);
+        }
         stdout.println(END);
         stdout.flush();
         if (failure instanceof VirtualMachineError) {
@@ -262,12 +278,19 @@ public final class RefereeHost {
         }
     }
 
-    /** Runs RefereeMain.start on a fresh thread whose context loader is the game's. */
-    private Throwable runOnGameThread(URLClassLoader loader) throws InterruptedException {
+    /**
+     * Runs RefereeMain.start on a fresh thread whose context loader is the game's, in a thread
+     * group of the game's own; when it returns, the game's streams are cut. Returns the failure
+     * (or null) and fills {@code lingering} with the game's threads still running after it.
+     */
+    private Throwable runOnGameThread(URLClassLoader loader, List<String> lingering)
+            throws InterruptedException {
         Throwable[] failure = new Throwable[1];
         GameInput input = new GameInput(stdin);
-        PrintStream output = new PrintStream(new NonClosingOutputStream(stdout), true, StandardCharsets.UTF_8);
-        Thread game = new Thread(() -> {
+        GameOutput cutOff = new GameOutput(stdout);
+        PrintStream output = new PrintStream(cutOff, true, StandardCharsets.UTF_8);
+        ThreadGroup group = new ThreadGroup("referee-game-" + gameCount);
+        Thread game = new Thread(group, () -> {
             try {
                 Class<?> main = Class.forName(REFEREE_MAIN, true, loader);
                 markInProduction(main);
@@ -284,7 +307,27 @@ public final class RefereeHost {
         game.setContextClassLoader(loader);
         game.start();
         game.join();
+        cutOff.cut();
+        input.cut();
+        lingering.addAll(lingeringThreads(group));
         return failure[0];
+    }
+
+    /** The names of the group's threads still alive after a short wait for them to end. */
+    private static List<String> lingeringThreads(ThreadGroup group) throws InterruptedException {
+        long deadline = System.nanoTime() + LINGER_WAIT_MS * 1_000_000;
+        List<String> names = new ArrayList<>();
+        Thread[] threads = new Thread[group.activeCount() + 16];
+        int count = group.enumerate(threads, true);
+        for (int i = 0; i < count; i++) {
+            Thread thread = threads[i];
+            long left = Math.max(1, (deadline - System.nanoTime()) / 1_000_000);
+            thread.join(left);
+            if (thread.isAlive()) {
+                names.add(thread.getName());
+            }
+        }
+        return names;
     }
 
     /** RefereeMain.main sets inProduction before start(); do the same when the field exists. */
@@ -403,12 +446,21 @@ public final class RefereeHost {
         private int pos;
         private int bodyLinesLeft;
         private boolean ended;
+        private volatile boolean cut;
 
         GameInput(LineSource source) {
             this.source = source;
         }
 
+        /** The game is over: whatever reads this stream from now on sees its end. */
+        void cut() {
+            cut = true;
+        }
+
         private boolean fill() throws IOException {
+            if (cut) {
+                return false;
+            }
             while (pos >= line.length) {
                 if (ended) {
                     return false;
@@ -468,15 +520,49 @@ public final class RefereeHost {
         }
     }
 
-    /** Writes through to stdout; close() only flushes, so the referee cannot close stdout. */
-    static final class NonClosingOutputStream extends FilterOutputStream {
-        NonClosingOutputStream(OutputStream out) {
+    /**
+     * One game's view of stdout: writes go through until the game ends, then are dropped (a
+     * thread the game left behind cannot write into the next game); close() only flushes, so
+     * the referee cannot close stdout.
+     */
+    static final class GameOutput extends FilterOutputStream {
+        private boolean cut;
+
+        GameOutput(OutputStream out) {
             super(out);
         }
 
+        /** Ends the game's output: a write in progress finishes first, later ones are dropped. */
+        synchronized void cut() {
+            if (!cut) {
+                cut = true;
+                try {
+                    out.flush();
+                } catch (IOException e) {
+                    System.err.println("RefereeHost: could not flush a game's output: " + e);
+                }
+            }
+        }
+
         @Override
-        public void write(byte[] b, int off, int len) throws IOException {
-            out.write(b, off, len);
+        public synchronized void write(int b) throws IOException {
+            if (!cut) {
+                out.write(b);
+            }
+        }
+
+        @Override
+        public synchronized void write(byte[] b, int off, int len) throws IOException {
+            if (!cut) {
+                out.write(b, off, len);
+            }
+        }
+
+        @Override
+        public synchronized void flush() throws IOException {
+            if (!cut) {
+                out.flush();
+            }
         }
 
         @Override

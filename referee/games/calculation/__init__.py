@@ -1,6 +1,8 @@
 """Calculation (seed 004): the one-player patience; the stock order is hidden from the bot."""
 from __future__ import annotations
 
+from typing import Any
+
 from referee.api import Game, TimeControl, TurnOrder
 from referee.games.calculation import codec
 from referee.games.calculation.rules import CalculationState
@@ -15,7 +17,7 @@ class Calculation(Game):
     time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
     codec = codec
 
-    def new_state(self, seed, options):
+    def new_state(self, seed: int, options: dict[str, Any]) -> CalculationState:
         return CalculationState.deal(seed)
 
 

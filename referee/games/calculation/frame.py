@@ -10,7 +10,7 @@ DRAWING = "calculation"
 
 
 def frame(state: CalculationState, before: CalculationState | None = None,
-          actions: dict[int, Any] | None = None) -> dict:
+          actions: dict[int, Any] | None = None) -> dict[str, Any]:
     """Foundations (size, top card, next card), waste piles, the card turned up, cards unturned."""
     data = {"foundations": [{"size": size, "top": SEQUENCES[f][size], "next": need}
                             for f, (size, need) in enumerate(zip(state.foundations, state.needs()))],

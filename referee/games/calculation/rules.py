@@ -20,6 +20,7 @@ it on waste pile ``w``; ``8 + 4 * w + f`` moves the top of waste pile ``w`` to f
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 RANKS = 13
 FOUNDATIONS = 4
@@ -144,7 +145,7 @@ class CalculationState:
         if self.place(action):
             self.current = self.stock.pop() if self.stock else 0
 
-    def apply(self, actions) -> None:
+    def apply(self, actions: Sequence[int]) -> None:
         self.play(actions[0])
 
     def is_over(self) -> bool:

@@ -10,7 +10,7 @@ DRAWING = "number_maze"
 
 
 def frame(state: NumberMazeState, before: NumberMazeState | None = None,
-          actions: dict[int, Any] | None = None) -> dict:
+          actions: dict[int, Any] | None = None) -> dict[str, Any]:
     """Rows ('#' wall, '.' empty, '1'-'9' points), the character's cell and score, where it came from."""
     data = {"rows": grid_lines(state.grid, state.points), "cells": [state.cell],
             "scores": [state.score], "turns_left": state.turns - state.turn}

@@ -6,6 +6,7 @@ cell's points (1-9), which then disappear. Stdlib only; search code uses it dire
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from referee.games.maze import MazeGrid, random_points
 
@@ -48,7 +49,7 @@ class NumberMazeState:
         self.points[cell] = 0
         self.turn += 1
 
-    def apply(self, actions) -> None:
+    def apply(self, actions: Sequence[int]) -> None:
         self.step(actions[0])
 
     def is_over(self) -> bool:

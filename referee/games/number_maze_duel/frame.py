@@ -10,7 +10,7 @@ DRAWING = "number_maze"            # the same picture as number_maze, with two c
 
 
 def frame(state: NumberMazeDuelState, before: NumberMazeDuelState | None = None,
-          actions: dict[int, Any] | None = None) -> dict:
+          actions: dict[int, Any] | None = None) -> dict[str, Any]:
     """Rows ('#' wall, '.' empty, '1'-'9' points), both characters' cells and scores, where from."""
     data = {"rows": grid_lines(state.grid, state.points), "cells": list(state.cells),
             "scores": list(state.score), "turns_left": state.turns - state.turn}

@@ -7,6 +7,7 @@ points go to whoever steps on it, to both if both step on it in the same turn. A
 from __future__ import annotations
 
 import random
+from collections.abc import Sequence
 
 from referee.games.maze import MazeGrid, random_points
 
@@ -60,7 +61,7 @@ class NumberMazeDuelState:
         points[cell1] = 0
         self.turn += 1
 
-    def apply(self, actions) -> None:
+    def apply(self, actions: Sequence[int]) -> None:
         self.step(actions[0], actions[1])
 
     def is_over(self) -> bool:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import random
+from typing import Any
 
 from referee.api import Game, OptionSpec, TimeControl, TurnOrder
 from referee.games.othello import codec
@@ -18,7 +19,7 @@ class Othello(Game):
     option_specs = (OptionSpec("opening", 0, "random moves played from the seed before the bots "
                                "take over (varies the games of deterministic bots)", 0, 30),)
 
-    def new_state(self, seed, options):
+    def new_state(self, seed: int, options: dict[str, Any]) -> OthelloState:
         state = OthelloState()
         rng = random.Random(seed)
         for _ in range(options.get("opening", 0)):

@@ -10,7 +10,7 @@ DRAWING = "othello"
 
 
 def frame(state: OthelloState, before: OthelloState | None = None,
-          actions: dict[int, Any] | None = None) -> dict:
+          actions: dict[int, Any] | None = None) -> dict[str, Any]:
     """Discs ('.', '0', '1' per square, a1 first), the last move, the side to move's moves."""
     data = {"board": "".join(board_lines(*state.boards)), "last": state.last_move,
             "to_move": None if state.over else state.to_move,

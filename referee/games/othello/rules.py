@@ -10,6 +10,7 @@ The hot functions (``legal_moves``, ``flips``, ``random_playout``) work on plain
 from __future__ import annotations
 
 import random
+from collections.abc import Callable, Sequence
 
 FULL = (1 << 64) - 1
 NOT_EDGE_FILES = 0x7E7E7E7E7E7E7E7E     # files b..g: a run of flipped discs never wraps a row
@@ -112,7 +113,8 @@ def squares_of(mask: int) -> list[int]:
     return squares
 
 
-def random_playout(mine: int, theirs: int, rng_random, max_plies: int = 64) -> tuple[int, int, bool, bool]:
+def random_playout(mine: int, theirs: int, rng_random: Callable[[], float],
+                   max_plies: int = 64) -> tuple[int, int, bool, bool]:
     """Play uniformly random moves (passing when forced) from ``(mine, theirs)``, ``mine`` to move.
 
     Stops at the end of the game or after ``max_plies`` moves. Returns the final boards in the
@@ -222,7 +224,7 @@ class OthelloState:
                 self.over = True
         self.moves = moves
 
-    def playout(self, rng_random, max_plies: int = 64) -> None:
+    def playout(self, rng_random: Callable[[], float], max_plies: int = 64) -> None:
         """Random moves to the end, or for ``max_plies`` moves (fast: no per-move bookkeeping)."""
         if self.over:
             return
@@ -235,7 +237,7 @@ class OthelloState:
             self.to_move = 1 - seat
         self._settle()
 
-    def apply(self, actions) -> None:
+    def apply(self, actions: Sequence[int]) -> None:
         self.play(actions[0])
 
     def is_over(self) -> bool:

@@ -1,6 +1,8 @@
 """Tic-tac-toe, alternating, with CodinGame's protocol."""
 from __future__ import annotations
 
+from typing import Any
+
 from referee.api import Game, TimeControl, TurnOrder
 from referee.games.tictactoe import codec
 from referee.games.tictactoe.rules import TicTacToeState
@@ -14,7 +16,7 @@ class TicTacToe(Game):
     time_control = TimeControl(first_turn_ms=1000, turn_ms=100)
     codec = codec
 
-    def new_state(self, seed, options):
+    def new_state(self, seed: int, options: dict[str, Any]) -> TicTacToeState:
         return TicTacToeState()
 
 

@@ -9,7 +9,7 @@ DRAWING = "tictactoe"
 
 
 def frame(state: TicTacToeState, before: TicTacToeState | None = None,
-          actions: dict[int, Any] | None = None) -> dict:
+          actions: dict[int, Any] | None = None) -> dict[str, Any]:
     """Marks ('.', '0', '1' per cell, row by row), the last move, the winning line's cells."""
     cells = "".join("0" if state.boards[0] >> cell & 1 else "1" if state.boards[1] >> cell & 1
                     else "." for cell in range(9))

@@ -4,6 +4,8 @@ Cells are numbered ``row * 3 + col``; an action is a cell number.
 """
 from __future__ import annotations
 
+from collections.abc import Sequence
+
 LINES = (0b000000111, 0b000111000, 0b111000000, 0b001001001,
          0b010010010, 0b100100100, 0b100010001, 0b001010100)
 FULL = 0b111111111
@@ -53,7 +55,7 @@ class TicTacToeState:
             self.winner = seat
         self.to_move = 1 - seat
 
-    def apply(self, actions) -> None:
+    def apply(self, actions: Sequence[int]) -> None:
         self.play(actions[0])
 
     def is_over(self) -> bool:

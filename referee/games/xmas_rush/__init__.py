@@ -1,6 +1,8 @@
 """Xmas Rush (CodinGame, December 2018): exact rules, exact protocol, CodinGame's seeds."""
 from __future__ import annotations
 
+from typing import Any
+
 from referee.api import Game, OptionSpec, TimeControl, TurnOrder, UsageError
 from referee.games.xmas_rush import codec
 from referee.games.xmas_rush.javarandom import LONG_MAX, LONG_MIN
@@ -20,7 +22,7 @@ class XmasRush(Game):
                    "4-5 Silver/Gold, 6+ Legend (quests, reveals, item tiles, tile pool)", minimum=1),
     )
 
-    def new_state(self, seed, options):
+    def new_state(self, seed: int, options: dict[str, Any]) -> XmasRushState:
         if not LONG_MIN <= seed <= LONG_MAX:
             raise UsageError(f"seed {seed}: xmas_rush seeds are signed 64-bit integers "
                              f"({LONG_MIN} to {LONG_MAX}), as CodinGame shows them")

@@ -12,6 +12,7 @@ turns a board into two masks, ``east`` (cell c joins c + 1) and ``south``
 """
 from __future__ import annotations
 
+from collections.abc import Iterable
 from itertools import permutations
 
 SIZE = 7
@@ -84,7 +85,7 @@ def gather(spread: int) -> int:
     return ((((spread * _ROW_SCATTER) >> 48) & _ROW_GROUPS) * _ROWS_SCATTER >> 336) & FULL_MASK
 
 
-def _line_bits(bit: int, cells) -> int:
+def _line_bits(bit: int, cells: Iterable[int]) -> int:
     return sum(1 << (CELL_BITS * cell + bit) for cell in cells)
 
 
@@ -104,7 +105,7 @@ _ITEM_FIELDS = 31 * _SLOT_ONES
 _CARRY_BITS = _SLOT_ONES << 5
 
 
-def item_mask(board: int, codes) -> int:
+def item_mask(board: int, codes: Iterable[int]) -> int:
     """Cell mask of the board cells holding any of the item ``codes`` (no loop over cells)."""
     fields = (board >> ITEM_SHIFT) & _ITEM_FIELDS
     hits = 0

@@ -68,7 +68,8 @@ _PLAYER_LINES: dict[tuple[int, int, int], str] = {}   # (quests left, cell, hand
 _CACHE_SIZE = 4096              # entries of each cache below, emptied when full
 _QUEST_BLOCKS: dict[tuple[tuple[int, ...], tuple[int, ...]], tuple[str, ...]] = {}
 _board_cache: tuple[int, tuple[str, ...], dict[int, int]] = (-1, (), {})
-_items_cache: tuple[tuple, list] = ((), [None, None])
+_ItemsKey = tuple[int, tuple[int, ...], tuple[int, ...]]   # (board, hands, item order)
+_items_cache: tuple[_ItemsKey, list[list[str] | None]] = ((-1, (), ()), [None, None])
 
 
 def _row_text(row: int) -> str:

@@ -10,7 +10,7 @@ DRAWING = "xmas_rush"
 
 
 def frame(state: XmasRushState, before: XmasRushState | None = None,
-          actions: dict[int, Any] | None = None) -> dict:
+          actions: dict[int, Any] | None = None) -> dict[str, Any]:
     """The position after a turn, with that turn's pushes or walked paths (``before``: the
     position the turn started from, ``actions``: the seats' parsed actions)."""
     items = sorted([cell, item_name(code), item_owner(code)]
@@ -28,7 +28,7 @@ def frame(state: XmasRushState, before: XmasRushState | None = None,
     return data
 
 
-def _mark(before: XmasRushState, seat: int, action: Push | Move) -> dict:
+def _mark(before: XmasRushState, seat: int, action: Push | Move) -> dict[str, Any]:
     if isinstance(action, Push):
         return {"push": [action.line, DIRECTION_NAMES[action.direction]]}
     path = [before.pos[seat]]

@@ -7,6 +7,8 @@ with its power-of-two shortcut and its rejection loop. Stdlib only.
 """
 from __future__ import annotations
 
+from typing import Any
+
 MULTIPLIER = 0x5DEECE66D
 ADDEND = 0xB
 MASK = (1 << 48) - 1
@@ -45,7 +47,7 @@ class JavaRandom:
                 return value
 
 
-def java_shuffle(items: list, rnd: JavaRandom) -> None:
+def java_shuffle(items: list[Any], rnd: JavaRandom) -> None:
     """``Collections.shuffle(list, rnd)`` in place: the same permutation as the JVM."""
     for size in range(len(items), 1, -1):
         other = rnd.next_int(size)

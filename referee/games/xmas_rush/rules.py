@@ -37,7 +37,9 @@ State API for search code
 """
 from __future__ import annotations
 
-from typing import NamedTuple
+import random
+from collections.abc import Sequence
+from typing import Any, NamedTuple
 
 from referee.games.xmas_rush.board import (
     CELL_BITS,
@@ -91,7 +93,7 @@ class Move(NamedTuple):
 PUSHES = tuple(Push(code % SIZE, code // SIZE) for code in range(4 * SIZE))
 
 
-def _push_tables():
+def _push_tables() -> tuple[tuple[int, bool, int, int, int], ...]:
     """Per push code: (line mask, shift towards higher bits?, shift, popped-cell shift, insert shift)."""
     tables = []
     row_bits = (1 << (CELL_BITS * SIZE)) - 1
@@ -111,7 +113,7 @@ def _push_tables():
     return tuple(tables)
 
 
-def _moved_players():
+def _moved_players() -> tuple[tuple[int, ...], ...]:
     """Per push code: the cell each of the 49 cells' occupant is carried to (wrap-around)."""
     tables = []
     for code in range(4 * SIZE):
@@ -199,7 +201,7 @@ class XmasRushState:
     def is_push_turn(self) -> bool:
         return not self.turn & 1
 
-    def legal_actions(self, seat: int) -> list:
+    def legal_actions(self, seat: int) -> list[Any]:
         if not self.turn & 1:
             return list(PUSHES)
         return self.move_actions(seat)
@@ -213,7 +215,7 @@ class XmasRushState:
                 actions.append(Move(steps, cell))
         return actions
 
-    def apply(self, actions) -> None:
+    def apply(self, actions: Sequence[Any]) -> None:
         """One game turn: the item check after the input was sent, both actions, the next turn's start."""
         self.collect_items()
         first, second = actions
@@ -316,7 +318,7 @@ class XmasRushState:
         self.pos = (carried[self.pos[0]], carried[self.pos[1]])
         self._conn = None
 
-    def _walk(self, seat: int, steps) -> None:
+    def _walk(self, seat: int, steps: Sequence[int]) -> None:
         """A MOVE: step by step, items checked after every step; an illegal step ends the move."""
         if not steps:
             return
@@ -355,7 +357,7 @@ class XmasRushState:
         east, south = self.connections()
         return distances(east, south, self.pos[seat])
 
-    def walk_target(self, seat: int, steps) -> int:
+    def walk_target(self, seat: int, steps: Sequence[int]) -> int:
         """The cell where ``steps`` leave ``seat`` (stopping at the first illegal step)."""
         probe = self.clone()
         probe.quests = ((), ())
@@ -390,7 +392,7 @@ class XmasRushState:
         """Quests ``seat`` still has to complete (the protocol's numPlayerCards)."""
         return self.rules.quests - self.score[seat]
 
-    def shuffle_decks(self, rng) -> None:
+    def shuffle_decks(self, rng: random.Random) -> None:
         """Draw an order for the hidden quests, keeping both decks one sequence (determinization)."""
         short, long_ = (0, 1) if len(self.decks[0]) <= len(self.decks[1]) else (1, 0)
         names = [(code - 1) >> 1 for code in self.decks[short]]

@@ -9,6 +9,7 @@ FIXTURES = Path(__file__).resolve().parents[2] / "fixtures" / "referees"
 SDK_REFEREE = FIXTURES / "sdk_referee.py"
 BRUTAL_REFEREE = FIXTURES / "brutal_referee.py"
 DIGIT_BOT = FIXTURES / "digit_bot.py"
+JAVA_REFEREE = FIXTURES / "java" / "com" / "codingame" / "gameengine" / "core" / "RefereeMain.java"
 
 
 def digit_bot(*args: str) -> str:

@@ -5,32 +5,22 @@ per game. The referee is our own Java stand-in for the SDK's RefereeMain
 from __future__ import annotations
 
 import json
-import shutil
-import subprocess
+import time
 import uuid
 
 import pytest
 
+from referee.api import RefereeError
 from referee.external import host
-from tests.referee.external.gamefiles import FIXTURES, play, processes_with, write_game_file
-
-pytestmark = pytest.mark.skipif(shutil.which("javac") is None,
-                                reason="optional: a JDK (javac) for the referee host tests")
-SOURCE = FIXTURES / "java" / "com" / "codingame" / "gameengine" / "core" / "RefereeMain.java"
-
-
-@pytest.fixture(scope="module")
-def classes(tmp_path_factory):
-    folder = tmp_path_factory.mktemp("referee-classes")
-    subprocess.run(["javac", "-d", str(folder), str(SOURCE)], check=True, timeout=300)
-    return folder
+from referee.external.gamefile import read_game_file
+from referee.external.sdk import message
+from tests.conftest import run_cli
+from tests.referee.external.gamefiles import digit_bot, play, processes_with, write_game_file
 
 
-@pytest.fixture(autouse=True)
-def own_cache(tmp_path_factory, monkeypatch):
-    monkeypatch.setenv("XDG_CACHE_HOME", str(tmp_path_factory.getbasetemp() / "cache"))
-    yield
-    host.close_hosts()
+@pytest.fixture
+def classes(java_referee_classes, host_cache):
+    return java_referee_classes
 
 
 def _host_game(folder, classes, tag: str, name: str, timeout_ms: int = 20000):
@@ -103,3 +93,80 @@ def test_a_hung_host_is_ended_at_the_referee_timeout(tmp_path, classes):
     result = play(path, [["--digit", "2"], ["--digit", "5"]])
     assert "silent past its referee_timeout_ms" in result.reason, result.reason
     assert not processes_with(tag)
+
+
+def _set_parameters(path, **values) -> None:
+    table = "".join(f"{key} = {json.dumps(value)}\n" for key, value in values.items())
+    path.write_text(path.read_text() + f"[parameters]\n{table}")
+
+
+def _drive_one_game(referee_host, init: list[str]) -> list[str]:
+    """One digits game on ``referee_host`` by hand (every bot answers 5), up to END: the lines
+    the host printed."""
+    def deadline() -> float:
+        return time.perf_counter() + 30
+    referee_host.write(["[[BOTARENA_GAME] 0]", *message("INIT", init), *message("GET_GAME_INFO")])
+    printed: list[str] = []
+    while True:
+        line = referee_host.read_line(deadline())
+        printed.append(line)
+        if line == host.END:
+            return printed
+        if line == "[[NEXT_PLAYER_INFO] 3]":
+            printed += [referee_host.read_line(deadline()) for _ in range(3)]
+            referee_host.write(message("SET_PLAYER_OUTPUT", ["5"]) + message("GET_GAME_INFO"))
+
+
+def test_a_finished_games_thread_writes_into_nothing(tmp_path, classes):
+    """A thread of the game that prints SCORES after the game is over: the host has cut the
+    game's output by then, so those lines reach no one (the host exits only once that thread
+    has ended: everything it printed is read here)."""
+    path = _host_game(tmp_path, classes, uuid.uuid4().hex, "leaky")
+    game_file = read_game_file(path)
+    referee_host = host.RefereeHost(game_file, game_file.host)
+    try:
+        printed = _drive_one_game(referee_host, ["2", "seed=1", "mode=leak", "leak_ms=100"])
+        referee_host.end_input()
+        with pytest.raises(RefereeError, match="ended before the game did: exited with code 0"):
+            while True:
+                printed.append(referee_host.read_line(time.perf_counter() + 30))
+    finally:
+        referee_host.close()
+    scores = printed.index("[[SCORES] 2]")
+    assert printed[scores + 1:scores + 3] == ["0 15", "1 15"]
+    assert not any("999" in line for line in printed), printed[scores:]
+    assert printed.count("[[SCORES] 2]") == 1
+
+
+def test_a_host_whose_game_left_a_thread_running_is_retired(tmp_path, classes, capsys):
+    tag = uuid.uuid4().hex
+    path = _host_game(tmp_path, classes, tag, "lingering")
+    _set_parameters(path, mode="leak", leak_ms=600_000)
+    for _ in range(2):
+        result = play(path, [["--digit", "2"], ["--digit", "5"]])
+        assert result.referee_error is None, result.referee_error
+        assert [player.score for player in result.players] == [6.0, 15.0]
+        assert _metadata(result)["games_in_loader"] == 1
+        assert not processes_with(tag)          # retired with its thread: the next game's is new
+    warnings = [line for line in capsys.readouterr().err.splitlines() if "warning" in line]
+    assert len(warnings) == 1, warnings
+    assert "a game of lingering left threads running after its end ('leaky-scores')" in warnings[0]
+
+
+@pytest.mark.full
+def test_a_match_never_records_what_a_finished_game_printed_later(tmp_path, classes):
+    """Issue 31, item 1: 8 games on one job slot, each leaving a thread that prints SCORES
+    999 / -999 2.5 s after its game: no game has them, and the warning is said once."""
+    path = _host_game(tmp_path, classes, uuid.uuid4().hex, "leak")
+    _set_parameters(path, mode="leak")
+    out = tmp_path / "leak.jsonl"
+    done = run_cli("match", str(path), digit_bot("--digit", "2"), digit_bot("--digit", "5"),
+                   "-n", "8", "--jobs", "1", "--seed", "1", "--out", str(out), timeout=300)
+    assert done.returncode == 0, done.stderr
+    records = [json.loads(line) for line in out.read_text().splitlines()]
+    assert len(records) == 8
+    for record in records:
+        assert record.get("referee_error") is None, record["referee_error"]
+        assert sorted(player["score"] for player in record["players"]) == [6, 15]
+    assert "999" not in out.read_text()
+    assert done.stderr.count("left threads running after its end") == 1, done.stderr

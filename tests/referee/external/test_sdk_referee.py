@@ -6,7 +6,7 @@ import uuid
 
 import pytest
 
-from referee.api import Fault
+from referee.api import Fault, TimeControl
 from tests.referee.external.gamefiles import play, processes_with, sdk_game
 
 
@@ -53,6 +53,27 @@ def test_monitoring_sends_each_answers_own_milliseconds(tmp_path):
     limits = [frame["limit_ms"] for record in result.records
               for frame in (record.notes or {}).get("frames", []) if "limit_ms" in frame]
     assert limits == [3050, 3050] + [450] * 4         # the referee's, with its 50 ms allowance
+
+
+@pytest.mark.parametrize("slow_from, faulted", [(2, True), (4, False)])
+def test_a_third_answer_over_the_soft_limit_is_a_timeout_and_margins_are_the_soft_limits(
+        tmp_path, slow_from, faulted):
+    """SDK 4.7+ sends its soft limit plus 50 ms and times a player out at its third answer over
+    the soft limit (the stand-in does as AbstractPlayer.execute does). Answers 40 ms over the
+    soft 200 ms, well within the hard limit (a 2 s grace here): from turn 2 on, the third (turn
+    4) is the referee's timeout, recorded as a fault; from turn 4 on, two: no fault."""
+    path = sdk_game(tmp_path, "--monitoring", parameters={"turns": 5, "turn_ms": 200})
+    result = play(path, [["--digit", "1", "--sleep-from", str(slow_from), "--sleep-ms", "240"],
+                         ["--digit", "2"]], time_control=TimeControl(grace_ms=2000))
+    assert result.referee_error is None, result.referee_error
+    slow = result.players[0]
+    assert slow.margin_ms is not None and slow.margin_ms <= -40     # against 200 ms, not 250
+    if faulted:
+        assert slow.fault is not None and slow.fault.kind is Fault.TIMEOUT
+        assert "over its soft limit of 200 ms for the third time" in slow.fault.detail
+        assert slow.score == -1.0 and result.winner == 1     # the referee removed it too
+    else:
+        assert slow.fault is None and slow.score == 5.0
 
 
 @pytest.mark.parametrize("flags", [(), ("--monitoring",)])
@@ -144,3 +165,19 @@ def test_a_line_beyond_a_multi_line_answer_is_refused(tmp_path):
     # refused as the answer's extra line, or at the next input when it came later
     assert fault is not None and fault.kind is Fault.BAD_OUTPUT
     assert "extra line" in fault.detail or "wrote output when none was expected" in fault.detail
+
+
+@pytest.mark.parametrize("text", ["1e300", "-1e16", "nan", "inf", "-Infinity"])
+def test_a_score_no_results_file_can_hold_is_a_referee_error_quoting_its_line(tmp_path, text):
+    result = play(sdk_game(tmp_path, "--score", f"1={text}", parameters={"turns": 1}),
+                  [["--digit", "1"], ["--digit", "2"]])
+    assert result.referee_error is not None
+    assert f"SCORES line '1 {text}'" in result.reason, result.reason
+    assert result.winner is None and all(player.score == 0 for player in result.players)
+
+
+def test_a_score_of_1e15_is_kept(tmp_path):
+    result = play(sdk_game(tmp_path, "--score", "0=-1e15", parameters={"turns": 1}),
+                  [["--digit", "1"], ["--digit", "2"]])
+    assert result.referee_error is None, result.referee_error
+    assert [player.score for player in result.players] == [-1e15, 2.0]
