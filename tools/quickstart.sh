@@ -8,8 +8,9 @@ if ! "$python" -c 'import sys; sys.exit(sys.version_info < (3, 11))' 2>/dev/null
     echo "botarena needs Python >= 3.11 (set PYTHON=/path/to/python3.11)" >&2
     exit 2
 fi
-# setup EXTRAS MODULES: a .venv with botarena installed (and those extras), once; again whenever
-# one of MODULES cannot be imported (a new dependency since the last run), or the install is
+# setup EXTRAS MODULES [DISTRIBUTIONS]: a .venv with botarena installed (and those extras), once;
+# again whenever one of MODULES cannot be imported or one of DISTRIBUTIONS (type stubs, which
+# import as nothing) is not installed (a new dependency since the last run), or the install is
 # setuptools' default editable kind. That one puts an import hook in every interpreter's start
 # (pathlib, re, importlib.util...: ~10 ms at each start of every Python bot); "compat" is a
 # plain path entry instead.
@@ -19,6 +20,8 @@ setup() {
         "$python" -m venv .venv
     fi
     if ! .venv/bin/python -c "import $2" 2>/dev/null \
+            || ! .venv/bin/python -c "import importlib.metadata as m, sys; [m.version(d) for d in sys.argv[1:]]" \
+                ${3:-} 2>/dev/null \
             || compgen -G ".venv/lib/python3*/site-packages/__editable___botarena*finder.py" >/dev/null; then
         echo "installing botarena${1:+ with $1} into .venv (once: about a minute)..." >&2
         .venv/bin/python -m pip install --quiet --disable-pip-version-check \
@@ -30,6 +33,7 @@ setup() {
 # with one line in the summary.
 TEST_EXTRAS="[test,cluster,view-test]"
 TEST_MODULES="psutil, tqdm, pytest, pytest_timeout, xdist, coverage, matplotlib, hypothesis, mypy, ruff, distributed, playwright, referee"
+TEST_STUBS="types-psutil types-tqdm"
 case "${1:-}" in
     demo)
         shift
@@ -38,12 +42,12 @@ case "${1:-}" in
     test)
         # the first tier, stage by stage (tests/stages.py); --all: every tier, as CI runs it
         shift
-        setup "$TEST_EXTRAS" "$TEST_MODULES"
+        setup "$TEST_EXTRAS" "$TEST_MODULES" "$TEST_STUBS"
         exec .venv/bin/python -m tests.stages "$@" ;;
     check)
         # every finding printed, both run, the status non-zero if either found anything
         shift
-        setup "$TEST_EXTRAS" "$TEST_MODULES"
+        setup "$TEST_EXTRAS" "$TEST_MODULES" "$TEST_STUBS"
         status=0
         .venv/bin/mypy || status=1
         .venv/bin/ruff check || status=1
@@ -51,7 +55,7 @@ case "${1:-}" in
     coverage)
         # the suite under coverage, bots and CLI subprocesses included; prints the total
         shift
-        setup "$TEST_EXTRAS" "$TEST_MODULES"
+        setup "$TEST_EXTRAS" "$TEST_MODULES" "$TEST_STUBS"
         export BOTARENA_COVERAGE_DIR="$PWD/build/coverage" BOTARENA_COVERAGE_RCFILE="$PWD/pyproject.toml"
         rm -rf "$BOTARENA_COVERAGE_DIR" && mkdir -p "$BOTARENA_COVERAGE_DIR/slots"
         # every Python process started from here (pytest, CLI, bots) passes tests/coverage_gate.py,

@@ -5,7 +5,8 @@ import json
 
 from tests.conftest import run_cli
 from tests.tools.test_match_command import CALM
-from tools.arena.solo import SoloComparisons, combine, solo_jobs
+from tools.arena.schedule import solo_jobs
+from tools.arena.solo import SoloComparisons, combine
 from tools.arena.tally import HeadToHead
 
 

@@ -6,10 +6,11 @@ from __future__ import annotations
 
 import os
 import sys
-from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from collections.abc import Callable, Iterable, Mapping
+from dataclasses import dataclass, field
 
 from referee.api import Fault, Game, TimeControl, UsageError
+from referee.external.game import ExternalGame
 from referee.harness.process import BotStartError
 from referee.match import MatchResult, PlayerSpec, play_match
 from tools.arena.botspec import command_of, for_game
@@ -49,14 +50,15 @@ def worker_count(requested: int | None) -> int:
 class Arena:
     """Everything a game job needs besides its seats and seed."""
 
-    game: Game
+    game: Game | ExternalGame
     options: dict
     time_control: TimeControl
     limits: BotLimits                     # what each bot starts with: memory, sandbox...
-    players: dict[str, PlayerSpec]
+    players: Mapping[str, PlayerSpec]
     record: bool = False                  # keep each game's turns (for its replay file)
+    _program_files: dict[str, tuple[str, ...]] = field(init=False, repr=False, compare=False)
 
-    def __post_init__(self):
+    def __post_init__(self) -> None:
         # the files each bot starts from, as found at set-up: one gone during the run is a
         # set-up error that stops it, not a crash to count against the bot game after game
         object.__setattr__(self, "_program_files",

@@ -29,6 +29,7 @@ import distributed
 from distributed import Client, LocalCluster
 
 from referee.api import BotArenaError, Game, MatchCancelled, TimeControl, UsageError
+from referee.external.game import ExternalGame
 from referee.games import load_game
 from referee.match import MatchResult, PlayerResult, PlayerSpec
 from tools.arena.arena import Arena, usable_cores
@@ -66,7 +67,7 @@ class _Cancelled(MatchCancelled):
 
 # -- on a worker --------------------------------------------------------------------------------
 
-_games: dict[str, Game] = {}
+_games: dict[str, Game | ExternalGame] = {}
 _players: dict[tuple, PlayerSpec] = {}
 _cache_lock = threading.Lock()
 
@@ -200,7 +201,7 @@ class DaskExecutor:
         self.description = f"cluster {client.scheduler.address}"
 
     @classmethod
-    def open(cls, arena: Arena, address: str, bot_texts: dict[str, str],
+    def open(cls, arena: Arena, address: str, bot_texts: Mapping[str, str],
              workdir: str | None) -> DaskExecutor:
         # a game file goes by its path (the workers load it: the same path must hold it there)
         spec = ArenaSpec(getattr(arena.game, "source", arena.game.name), arena.options,

@@ -10,9 +10,9 @@ from dataclasses import dataclass
 
 from tools import stats
 from tools.arena.multiplayer import SeatGroups, group_count, match_lineup, pairwise_records
-from tools.arena.schedule import paired_jobs
+from tools.arena.schedule import Schedule, paired_jobs, solo_jobs
 from tools.arena.settings import Settings
-from tools.arena.solo import SoloComparisons, solo_jobs
+from tools.arena.solo import SoloComparisons
 from tools.arena.tally import HeadToHead
 from tools.arena.tournament import Tournament, pair_count
 
@@ -63,6 +63,8 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
         first, second = tournament.bots
         tally = HeadToHead(first, second)
         test = _Sprt(sprt, tally) if sprt is not None else None
+        feed: Callable[[dict], object]
+        jobs: Schedule
         if tournament.solo:
             tally.solo = True
             feed = SoloComparisons([(first, second)], tally.add).add

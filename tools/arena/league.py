@@ -51,7 +51,7 @@ def play_league(settings: Settings, bots: Sequence[str], *, games: int = 20,
     pair_count(games)                             # checks the number of games
     with Tournament(settings, texts, "league") as tournament:
         names = list(tournament.bots)
-        anchor_name = _named(anchor, texts, names, "--anchor")
+        anchor_name = _named(anchor, texts, names, "--anchor") if anchor is not None else None
         if gauntlet is not None:
             matchups = gauntlet_of(_named(gauntlet, texts, names, "--gauntlet"), names)
         else:
@@ -66,10 +66,8 @@ def play_league(settings: Settings, bots: Sequence[str], *, games: int = 20,
                             tournament.players)
 
 
-def _named(text: str | None, texts: list[str], names: list[str], flag: str) -> str | None:
+def _named(text: str, texts: list[str], names: list[str], flag: str) -> str:
     """The name of the bot given as ``text`` (the first copy when repeated)."""
-    if text is None:
-        return None
     if text not in texts:
         raise UsageError(f"{flag} {text!r} is not one of the bots ({', '.join(texts)})")
     return names[texts.index(text)]

@@ -15,7 +15,7 @@ import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass, field
 
-from tools.arena.schedule import GameJob, derive_seed
+from tools.arena.schedule import GameJob, SeedSource, derive_seed
 
 
 def players_per_game(seats: tuple[int, int]) -> int:
@@ -40,7 +40,7 @@ class SeatGroups:
 
     lineup: tuple[str, ...]
     groups: int
-    base_seed: int
+    base_seed: SeedSource
     start: int = 0
     _seatings: tuple[tuple[str, ...], ...] = field(init=False, repr=False, compare=False)
 

@@ -19,6 +19,7 @@ import sys
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 from referee.api import MAX_SCORE, TimeControl, UsageError
 
@@ -41,7 +42,7 @@ class RunIdentity:
     seed_list: str | None = None          # the digest of --seeds' list (None: derived seeds)
 
     def stamp(self) -> dict:
-        stamp = {"base_seed": self.base_seed,
+        stamp: dict[str, Any] = {"base_seed": self.base_seed,
                  "time_control": dataclasses.asdict(self.time_control)}
         if self.seed_list is not None:
             stamp["seed_list"] = self.seed_list
@@ -64,6 +65,13 @@ class ResultsFile:
         self.recorded: dict[Key, int] = {}    # every game in the file -> its result's fingerprint
         self._indexed_bytes = 0
         self._repeats: set[int] = set()       # line numbers of games recorded a second time
+
+    @property
+    def _descriptor(self) -> int:
+        """The open file's descriptor (ValueError when not open)."""
+        if self._fd is None:
+            raise ValueError(f"{self.where} is not open")
+        return self._fd
 
     @property
     def where(self) -> str:
@@ -124,7 +132,7 @@ class ResultsFile:
                     repeats.append(f"line {number} (pair {key[0]}, seats {', '.join(key[1])})")
             else:
                 self.recorded[key] = fingerprint
-        self._indexed_bytes = os.fstat(self._fd).st_size
+        self._indexed_bytes = os.fstat(self._descriptor).st_size
         if repeats:
             print(f"botarena: {self.where}: {len(repeats)} game(s) recorded again with a different "
                   f"result, at {'; '.join(repeats[:3])}{' ...' if len(repeats) > 3 else ''}; the "
@@ -150,7 +158,7 @@ class ResultsFile:
         dropped, anything else refused."""
         offset, number, buffer = 0, 0, b""
         while True:
-            chunk = os.pread(self._fd, _CHUNK if end is None else min(_CHUNK, end - offset),
+            chunk = os.pread(self._descriptor, _CHUNK if end is None else min(_CHUNK, end - offset),
                              offset)
             if not chunk:
                 break
@@ -178,8 +186,8 @@ class ResultsFile:
         if not (tail.startswith(_RECORD_START) or _RECORD_START.startswith(tail)):
             raise UsageError(f"{self.where}: line {number} is not a botarena results line (and "
                              "not one cut off mid-write); give another --out file")
-        if os.fstat(self._fd).st_size == size:        # we hold the lock: nobody added to it
-            os.ftruncate(self._fd, size - len(tail))
+        if os.fstat(self._descriptor).st_size == size:    # we hold the lock: nobody added to it
+            os.ftruncate(self._descriptor, size - len(tail))
             print(f"botarena: dropped a truncated last line of {self.path} (a game cut off "
                   "mid-write); it will be played again", file=sys.stderr)
 
@@ -192,9 +200,9 @@ class ResultsFile:
 
     def append(self, record: dict) -> None:
         line = (json.dumps(record, separators=(",", ":")) + "\n").encode()
-        view = memoryview(line)
+        view, fd = memoryview(line), self._descriptor
         while view:                       # one write for a line; loop only on a short write
-            view = view[os.write(self._fd, view):]
+            view = view[os.write(fd, view):]
 
     def close(self) -> None:
         if self._fd is not None:

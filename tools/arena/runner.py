@@ -16,6 +16,8 @@ import signal
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from types import FrameType
+from typing import Any
 
 from referee.api import BotArenaError
 from referee.match import MatchResult
@@ -49,13 +51,16 @@ class RunOutcome:
     stopped: bool = False                 # on_record asked to stop (an SPRT decision)
 
 
+_Handler = Callable[[int, FrameType | None], Any] | int | None      # what signal.signal takes
+
+
 class _StopSignals:
     """While running, Ctrl-C, SIGTERM and SIGHUP set a flag the scheduler polls, instead of raising
     wherever the main thread happens to be (half-written bookkeeping)."""
 
-    def __init__(self):
+    def __init__(self) -> None:
         self.event = threading.Event()
-        self._previous: dict[int, object] = {}
+        self._previous: dict[int, _Handler] = {}
 
     def __enter__(self) -> _StopSignals:
         if threading.current_thread() is threading.main_thread():
@@ -63,7 +68,7 @@ class _StopSignals:
                 self._previous[number] = signal.signal(number, self._handle)
         return self
 
-    def _handle(self, signum, frame) -> None:
+    def _handle(self, signum: int, frame: FrameType | None) -> None:
         self.event.set()
 
     def __exit__(self, *exc) -> None:

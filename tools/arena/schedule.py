@@ -10,12 +10,14 @@ import hashlib
 import itertools
 from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
-from typing import TYPE_CHECKING, Protocol
+from typing import Protocol
 
-if TYPE_CHECKING:
-    from tools.arena.seeds import SeedList
+from tools.arena.seeds import SeedList
 
 MAX_GAMES = 10**9               # a billion games: years at the fastest rate measured
+
+SeedSource = int | SeedList     # where a run's game seeds come from: a base seed, or --seeds' list
+JobKey = tuple[int, tuple[str, ...]]    # (pair, seats): a game of the run, as results files key it
 
 
 @dataclass(frozen=True, slots=True)
@@ -27,11 +29,11 @@ class GameJob:
     seed: int
 
     @property
-    def key(self) -> tuple[int, tuple[str, ...]]:
+    def key(self) -> JobKey:
         return self.pair, self.seats
 
 
-def derive_seed(base_seed: int | SeedList, pair: int) -> int:
+def derive_seed(base_seed: SeedSource, pair: int) -> int:
     """The game seed of pair ``pair``: deterministic, the same for every matchup of the run;
     with ``--seeds``, the list's seed for that pair."""
     if not isinstance(base_seed, int):
@@ -43,7 +45,7 @@ def derive_seed(base_seed: int | SeedList, pair: int) -> int:
 class Schedule(Protocol):
     def __iter__(self) -> Iterator[GameJob]: ...
     def __len__(self) -> int: ...
-    def __contains__(self, key: object) -> bool: ...
+    def __contains__(self, key: JobKey) -> bool: ...
 
 
 @dataclass(frozen=True)
@@ -54,7 +56,7 @@ class PairedJobs:
     first: str
     second: str
     pairs: int
-    base_seed: int | SeedList       # or the --seeds list
+    base_seed: SeedSource
     start: int = 0
 
     def __iter__(self) -> Iterator[GameJob]:
@@ -66,7 +68,7 @@ class PairedJobs:
     def __len__(self) -> int:
         return 2 * self.pairs
 
-    def __contains__(self, key: object) -> bool:
+    def __contains__(self, key: JobKey) -> bool:
         pair, seats = key
         return self.start <= pair < self.start + self.pairs and \
             seats in ((self.first, self.second), (self.second, self.first))
@@ -95,7 +97,7 @@ class Interleaved:
     def __len__(self) -> int:
         return sum(len(schedule) for schedule in self.schedules)
 
-    def __contains__(self, key: object) -> bool:
+    def __contains__(self, key: JobKey) -> bool:
         return any(key in schedule for schedule in self.schedules)
 
 
@@ -105,7 +107,7 @@ class SoloJobs:
 
     names: tuple[str, ...]
     seeds: int
-    base_seed: int | SeedList       # or the --seeds list
+    base_seed: SeedSource
 
     def __iter__(self) -> Iterator[GameJob]:
         for pair in range(self.seeds):
@@ -116,12 +118,12 @@ class SoloJobs:
     def __len__(self) -> int:
         return self.seeds * len(self.names)
 
-    def __contains__(self, key: object) -> bool:
+    def __contains__(self, key: JobKey) -> bool:
         pair, seats = key
         return 0 <= pair < self.seeds and len(seats) == 1 and seats[0] in self.names
 
 
-def paired_jobs(first: str, second: str, pairs: int, base_seed: int, start: int = 0) -> PairedJobs:
+def paired_jobs(first: str, second: str, pairs: int, base_seed: SeedSource, start: int = 0) -> PairedJobs:
     return PairedJobs(first, second, pairs, base_seed, start)
 
 
@@ -129,5 +131,5 @@ def interleave(schedules: Sequence[Schedule], chunk: int = 2) -> Interleaved:
     return Interleaved(tuple(schedules), chunk)
 
 
-def solo_jobs(names: Sequence[str], seeds: int, base_seed: int) -> SoloJobs:
+def solo_jobs(names: Sequence[str], seeds: int, base_seed: SeedSource) -> SoloJobs:
     return SoloJobs(tuple(names), seeds, base_seed)

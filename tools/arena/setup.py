@@ -6,6 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from referee.api import Game, TimeControl, UsageError
+from referee.external.game import ExternalGame
 from referee.games import load_game
 from tools.arena.seeds import MAX_SEED, MIN_SEED
 from tools.arena.settings import Settings
@@ -41,7 +42,7 @@ def time_control_with(clock: TimeControl, changes: dict[str, Any],
     return dataclasses.replace(clock, **changes)
 
 
-def game_setup(settings: Settings) -> tuple[Game, dict, TimeControl]:
+def game_setup(settings: Settings) -> tuple[Game | ExternalGame, dict[str, Any], TimeControl]:
     """The game, its options and its time control; UsageError (one line, naming the command
     line's option) for the first setting that cannot be played, before any game."""
     game = load_game(settings.game)

@@ -13,7 +13,6 @@ from collections.abc import Callable, Sequence
 from referee.match import rank_seats
 
 # the jobs: tools.arena.schedule.SoloJobs; re-exported for callers of this module
-from tools.arena.schedule import solo_jobs  # noqa: F401
 
 
 def combine(first: dict, second: dict) -> dict:

@@ -7,7 +7,7 @@ from collections.abc import Sequence
 
 from tools import stats
 from tools.arena.multiplayer import SeatGroups, group_count, league_lineups, pairwise_records
-from tools.arena.schedule import Schedule, interleave, paired_jobs, solo_jobs
+from tools.arena.schedule import Schedule, SeedSource, interleave, paired_jobs, solo_jobs
 from tools.arena.solo import SoloComparisons
 from tools.arena.tally import HeadToHead, format_bounds, format_elo
 
@@ -37,7 +37,7 @@ class Standings:
         for tally in self.tallies.values():
             tally.solo = solo
 
-    def jobs(self, games: int, base_seed: int) -> Schedule:
+    def jobs(self, games: int, base_seed: SeedSource) -> Schedule:
         """``games`` per matchup: seat-swapped pairs, interleaved so all matchups advance
         together; for a single-player game, every bot once per seed."""
         if self.solo:

@@ -11,9 +11,9 @@ from referee.api import UsageError
 from tools import stats
 from tools.arena.grid import GridPoint, expand_grid
 from tools.arena.runner import RunOutcome
-from tools.arena.schedule import interleave, paired_jobs
+from tools.arena.schedule import Schedule, interleave, paired_jobs, solo_jobs
 from tools.arena.settings import Settings
-from tools.arena.solo import SoloComparisons, solo_jobs
+from tools.arena.solo import SoloComparisons
 from tools.arena.standings import Standings, round_robin
 from tools.arena.tally import HeadToHead, RunningMean
 from tools.arena.tournament import Tournament, pair_count
@@ -66,8 +66,11 @@ def play_sweep(settings: Settings, template: str, *, vs: str | None = None, leag
     bots = [point.bot for point in points] + ([vs] if vs is not None else [])
     with Tournament(settings, bots, "sweep") as tournament:
         own = OwnScores(success_score) if tournament.solo or success_score is not None else None
-        play = _play_league if league else _play_against
-        outcome, rows = play(tournament, points, names, vs, games, own)
+        if league:
+            outcome, rows = _play_league(tournament, points, names, vs, games, own)
+        else:
+            assert vs is not None                   # sweep_grid refused a sweep with neither
+            outcome, rows = _play_against(tournament, points, names, vs, games, own)
         opponent = None
         if own is not None:
             for row in rows:
@@ -96,6 +99,7 @@ def _play_against(tournament: Tournament, points: list[GridPoint], names: list[s
     def add_game(record: dict) -> bool:
         tallies[next(name for name in record["seats"] if name != vs)].add(record)
         return False
+    jobs: Schedule
     if tournament.solo:
         for tally in tallies.values():
             tally.solo = True

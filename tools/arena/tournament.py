@@ -21,8 +21,8 @@ from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.multiplayer import players_per_game
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
-from tools.arena.runner import GameJob, RunOutcome, run_jobs, to_record
-from tools.arena.schedule import MAX_GAMES, Schedule
+from tools.arena.runner import RunOutcome, run_jobs, to_record
+from tools.arena.schedule import MAX_GAMES, GameJob, Schedule
 from tools.arena.settings import Settings
 from tools.arena.setup import game_setup
 
@@ -82,6 +82,7 @@ class Tournament:
         self.bots = distinct_names(bot_texts)
         self.bot_texts = dict(zip(self.bots, bot_texts))
         self.cluster, self.workdir = settings.cluster, settings.workdir
+        self.jobs: int | None
         if self.cluster is None:
             self.jobs = worker_count(settings.jobs)
             self.executor_description = f"jobs {self.jobs}"
@@ -124,9 +125,10 @@ class Tournament:
         old records are in (an SPRT already decided plays nothing). The results file stays
         open and locked across calls, until ``close`` (or the end of the process)."""
         finished = 0
-        recorded = self.results.recorded if self.results is not None else {}
-        if recorded:
-            for record in self.results.records():
+        results = self.results
+        recorded = results.recorded if results is not None else {}
+        if results is not None and recorded:
+            for record in results.records():
                 if record_key(record) in jobs:
                     finished += 1
                     on_record(record)
@@ -140,7 +142,7 @@ class Tournament:
         def on_result(job: GameJob, result) -> bool:
             record = to_record(result, job, self.identity, self.arena.commands(job))
             if self.replays is not None:
-                record["replay"] = self._keep_replay(job, result)
+                record["replay"] = self._keep_replay(self.replays, job, result)
             if self.results is not None:
                 self.results.append(record)
             self.finished += 1
@@ -187,10 +189,10 @@ class Tournament:
             self._executor = None
             executor.close()
 
-    def _keep_replay(self, job: GameJob, result: MatchResult) -> str:
-        """Write the game's replay into the --replays folder; its path as the results line
+    def _keep_replay(self, folder: Path, job: GameJob, result: MatchResult) -> str:
+        """Write the game's replay into ``folder`` (--replays); its path as the results line
         gives it (relative to the results file's folder, where ``view FILE.jsonl:LINE`` looks)."""
-        path = self.replays / replay_name(job)
+        path = folder / replay_name(job)
         write_replay(path, {**to_replay(result, self.arena.seat_players(job), self.clock),
                             **replay_fields(self.game)})
         base = self.results.path.parent if self.results is not None else Path.cwd()

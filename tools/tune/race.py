@@ -11,7 +11,7 @@ import math
 from dataclasses import dataclass, field
 
 from tools.arena.grid import GridPoint
-from tools.arena.schedule import GameJob, derive_seed
+from tools.arena.schedule import GameJob, SeedSource, derive_seed
 from tools.arena.tally import HeadToHead
 
 DROP_RULES = ("bounds", "half")
@@ -45,7 +45,7 @@ class Race:
     def live(self) -> list[Entrant]:
         return [entrant for entrant in self.entrants if entrant.dropped_after is None]
 
-    def round_jobs(self, round_number: int, base_seed: int) -> list[GameJob]:
+    def round_jobs(self, round_number: int, base_seed: SeedSource) -> list[GameJob]:
         """Round ``round_number`` (from 0): each live point's pairs, on the round's seeds."""
         jobs = []
         for index in range(self.pairs_per_round):

@@ -18,9 +18,10 @@ from referee.match import PlayerSpec
 from tools.arena.arena import Arena
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
-from tools.arena.progress import open_progress
+from tools.arena.progress import ProgressLines, TerminalBar, open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
-from tools.arena.runner import GameJob, run_jobs, to_record
+from tools.arena.runner import run_jobs, to_record
+from tools.arena.schedule import GameJob
 from tools.arena.settings import Settings
 from tools.arena.setup import game_setup
 from tools.arena.tally import game_score
@@ -88,7 +89,7 @@ class TuneSession:
         # what the games' seeds come from: the --seeds list, or the base seed
         self.game_seeds = self.seed_list if self.seed_list is not None else self.base_seed
         self.quiet = settings.quiet
-        self.progress = None
+        self.progress: TerminalBar | ProgressLines | None = None
         self.planned = 0
         self.games = 0                 # finished games, replayed from the file or played now
         self.played = 0                # played by this process
@@ -101,15 +102,14 @@ class TuneSession:
                                                  None, seed, seed_list))
             records = list(self.results.records())
             try:
-                self._check_stamps(records)
+                self._check_stamps(records, self.results.where)
             except UsageError:
                 self.results.close()
                 raise
             self.saved = {record_key(record): record for record in records}
         return seed if seed is not None else random.randrange(2**31)
 
-    def _check_stamps(self, records: list[dict]) -> None:
-        where = f"results file {str(self.results.path)!r}"
+    def _check_stamps(self, records: list[dict], where: str) -> None:
         for record in records:
             theirs = (record.get("tune") or {}).get("run")
             if theirs is None:

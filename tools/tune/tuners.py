@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import shlex
 from dataclasses import dataclass
+from typing import Any
 
 from referee.api import UsageError
 from tools.arena.botspec import bot_parser, builtin_bots, resolve_bot
@@ -53,11 +54,11 @@ class TuneSpec:
                 raise UsageError(f"{option} {value}: must be at least 1")
         if self.games < 0:
             raise UsageError(f"-n {self.games}: must be 0 (no verification) or more")
-        for value, option, choices in ((self.method, "--method", METHODS),
-                                       (self.spsa_games, "--spsa-games", SPSA_GAMES),
-                                       (self.drop, "--drop", DROP_RULES)):
-            if value not in choices:
-                raise UsageError(f"{option} {value!r}: choose from {', '.join(choices)}")
+        for choice, option, choices in ((self.method, "--method", METHODS),
+                                        (self.spsa_games, "--spsa-games", SPSA_GAMES),
+                                        (self.drop, "--drop", DROP_RULES)):
+            if choice not in choices:
+                raise UsageError(f"{option} {choice!r}: choose from {', '.join(choices)}")
 
 
 @dataclass(frozen=True, slots=True)
@@ -98,12 +99,12 @@ def tune(settings: Settings, spec: TuneSpec) -> TuneResult:
 def _summary(spec: TuneSpec, tuner: SpsaTuner | RaceTuner, session: TuneSession,
              tallies: dict[str, HeadToHead]) -> dict:
     """The run as one JSON-ready object."""
-    result = {"method": tuner.method, "bot": spec.template, "vs": spec.vs,
+    result: dict[str, Any] = {"method": tuner.method, "bot": spec.template, "vs": spec.vs,
               "seed": session.base_seed, "games": session.games,
               "games_played_now": session.played, "tuned": tuner.tuned_bot(),
               "start": tuner.start_bot(), "executor": session.executor_description,
               "verification": {}}
-    if tuner.method == "spsa":
+    if isinstance(tuner, SpsaTuner):
         spsa = tuner.run.spsa
         result["parameters"] = {p.name: v for p, v in zip(spsa.parameters, spsa.values())}
         result["theta"] = {p.name: p.from_internal(t) for p, t in zip(spsa.parameters, spsa.theta)}
@@ -191,7 +192,13 @@ class SpsaTuner:
             if value <= 0:
                 raise UsageError(f"--c-end {name}={value:g}: must be above 0")
         self.pairs = spec.pairs or 1
-        self.run = None
+        self._run: SpsaRun | None = None          # made by prepare()
+
+    @property
+    def run(self) -> SpsaRun:
+        if self._run is None:
+            raise RuntimeError("SpsaTuner.prepare() makes the run")
+        return self._run
 
     def stamp(self) -> dict:
         a = self.spec
@@ -228,7 +235,7 @@ class SpsaTuner:
                           self.r_end.get(p.name)) for p in self.parameters]
         spsa = Spsa(self.parameters, self.start, gains, session.base_seed)
         self.start_units = list(spsa.theta)
-        self.run = SpsaRun(spsa, self.spec.template, self.spec.vs, self.spec.iterations,
+        self._run = SpsaRun(spsa, self.spec.template, self.spec.vs, self.spec.iterations,
                            self.pairs, self.spec.spsa_games, game_seeds=session.game_seeds)
         session.plan(self.spec.iterations * self.run.games_per_iteration())
 
@@ -236,7 +243,7 @@ class SpsaTuner:
         self.run.run(session)
 
     def progress_text(self) -> str:
-        return self.run.progress_text() if self.run is not None else ""
+        return self._run.progress_text() if self._run is not None else ""
 
     def tuned_bot(self) -> str:
         return self.run.bot(self.run.spsa.theta)
