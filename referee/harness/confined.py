@@ -100,7 +100,7 @@ def run_confined(argv: list[str], *, cwd: str, writable: str, memory_mb: int | N
                     output.decode("utf-8", "replace"))
 
 
-def _read_until(child: subprocess.Popen, fd: int, deadline: float) -> tuple[bytes, bool]:
+def _read_until(child: subprocess.Popen[bytes], fd: int, deadline: float) -> tuple[bytes, bool]:
     """The child's output until it exits (True) or the deadline passes (False)."""
     kept = bytearray()
     poller = select.poll()
