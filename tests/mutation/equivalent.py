@@ -185,14 +185,12 @@ EQUIVALENT: dict[Key, str] = {
     }),
     **_in('referee.games.othello.rules', {
         ('random_playout',
-         'def random_playout(mine: int, theirs: int, rng_random, max_plies: int = 64) -> tuple[int, int, '
-         'bool, bool]:',
-         'def random_playout(mine: int, theirs: int, rng_random, max_plies: int = 65) -> tuple[int, int, '
-         'bool, bool]:'):
+         'max_plies: int = 64) -> tuple[int, int, bool, bool]:',
+         'max_plies: int = 65) -> tuple[int, int, bool, bool]:'):
             _TO_THE_END,
         ('OthelloState.playout',
-         'def playout(self, rng_random, max_plies: int = 64) -> None:',
-         'def playout(self, rng_random, max_plies: int = 65) -> None:'):
+         'def playout(self, rng_random: Callable[[], float], max_plies: int = 64) -> None:',
+         'def playout(self, rng_random: Callable[[], float], max_plies: int = 65) -> None:'):
             _TO_THE_END,
         ('_ray_table',
          '(up if ray > (1 << square) else down).append(ray)',
