@@ -221,8 +221,13 @@ def _players(value: Any, problem: _Checker) -> tuple[int, int]:
         low, high = value
     else:
         problem("players", f"{value!r} must be a number (2) or the least and most ([2, 4])")
-    if not 2 <= low <= high <= MAX_PLAYERS:
-        problem("players", f"{value!r} must be from 2 to {MAX_PLAYERS}, the least first")
+    if low < 2:
+        problem("players", f"{value!r}: a game file's game has 2 to {MAX_PLAYERS} players (one-player "
+                "games, CodinGame's solo puzzles, are not driven: see docs/codingame-referees.md#limits)")
+    if high > MAX_PLAYERS:
+        problem("players", f"{value!r}: at most {MAX_PLAYERS} players")
+    if low > high:
+        problem("players", f"{value!r}: the least first ([{high}, {low}])")
     return low, high
 
 

@@ -46,3 +46,15 @@ def test_the_documented_skeleton_plays_a_game_and_exits_cleanly_at_the_end_of_in
                          capture_output=True, text=True, timeout=60)
     assert fed.returncode == 0 and "Traceback" not in fed.stderr, fed.stderr
     assert fed.stdout.splitlines() == [seat["output"] for seat in asked]
+
+
+@pytest.mark.parametrize("game", game_names())
+def test_each_game_page_says_what_a_fault_scores(game):
+    """A faulted seat's -1 goes into match's mean score: each page says so (a one-player game,
+    where a fault keeps the score reached, says that instead)."""
+    page = " ".join((ROOT / "docs" / "games" / f"{game}.md").read_text().split())
+    assert "**A fault.**" in page
+    if load_game(game).seats[1] > 1:
+        assert "scores -1" in page and "mean score line averages that -1" in page
+    else:
+        assert "has no -1" in page

@@ -16,6 +16,7 @@ from tools.arena.tally import (
     format_elo,
     format_interval,
     game_score,
+    mean_with_interval,
     rerun_command,
     shorten,
     summary_lines,
@@ -355,3 +356,11 @@ def test_latency_counts_keep_three_figures_from_10_ms():
     # below 10 ms as recorded; 10.55 -> 10.6 and 12.345 -> 12.3 (three significant figures)
     assert sorted(counts._counts) == [9.87, 10.6, 12.3]
     assert counts.summary() == {"p50": 10.6, "p99": 12.3, "max": 12.3}
+
+
+def test_a_mean_score_and_its_interval_share_one_number_of_decimals():
+    assert mean_with_interval(7.98, 7.341, 8.619) == "7.980 [7.341, 8.619]"      # was 7.98 [7.341, 8.619]
+    assert mean_with_interval(0.953, 0.9162, 0.972) == "0.953 [0.916, 0.972]"
+    assert mean_with_interval(43.35, 41.2, 45.5) == "43.35 [41.20, 45.50]"
+    assert mean_with_interval(1, 1, 1) == "1.000 [1.000, 1.000]"
+    assert mean_with_interval(1500, 1234.56, 1800) == "1500.0 [1234.6, 1800.0]"

@@ -24,7 +24,7 @@ import time
 from pathlib import Path
 
 from referee.games import game_names
-from tools.arena.botspec import PROJECT_ROOT, bot_module, builtin_bots
+from tools.arena.botspec import PROJECT_ROOT, bot_module, bot_path, builtin_bots
 from tools.bundle.builder import CODINGAME_LIMIT, build_bundle, resolve_entry
 
 _HOT_MODULE = '''\
@@ -105,13 +105,23 @@ def hot_function_ratio(folder: Path, repeat: int, rounds: int,
 
 def bundle_sizes(games: list[str] | None = None) -> list[tuple[str, int, int, int]]:
     """(GAME/NAME, characters verbatim, characters stripped, modules) of every built-in bot
-    (of ``games`` only, when given)."""
+    (of ``games`` only, when given): the files ``botarena bundle GAME/NAME -o FILE.py`` writes,
+    FILE the bot's own (greedy.py, random_bot.py), header and ``Made by:`` line included."""
     sizes = []
     for game in games or game_names():
         for bot in builtin_bots(game):
             entry = resolve_entry(f"{game}/{bot}")
-            verbatim = build_bundle(entry, strip="never", limit=10**9)
-            stripped = build_bundle(entry, strip="always", limit=10**9)
+            command = f"botarena bundle {game}/{bot} -o {bot_path(game, bot).name}"
+            # each as the command line writes it, with the --strip that makes it in its Made by:
+            # line (none where --strip auto, the default, makes it)
+            verbatim = build_bundle(entry, strip="never", limit=10**9, command=command)
+            if len(verbatim.text) >= CODINGAME_LIMIT:
+                verbatim = build_bundle(entry, strip="never", limit=10**9,
+                                        command=f"{command} --strip=never")
+                stripped = build_bundle(entry, strip="always", limit=10**9, command=command)
+            else:
+                stripped = build_bundle(entry, strip="always", limit=10**9,
+                                        command=f"{command} --strip=always")
             sizes.append((f"{game}/{bot}", len(verbatim.text), len(stripped.text),
                           len(verbatim.modules)))
     return sizes

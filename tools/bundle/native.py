@@ -64,6 +64,17 @@ def check_size(bundle: NativeBundle, entry: Path, limit: int) -> None:
                      f"parts: {named}")
 
 
+def _system_folders() -> tuple[Path, ...]:
+    """Where gcc and g++ look for system headers on Debian and Ubuntu (and most Linux)."""
+    usr = Path("/usr/include")
+    return (usr, Path("/usr/local/include"), *sorted(usr.glob("c++/*")),
+            *sorted(usr.glob("*-linux-gnu")), *sorted(usr.glob("*-linux-gnu/c++/*")))
+
+
+def _is_system_header(name: str) -> bool:
+    return any((folder / name).is_file() for folder in _system_folders())
+
+
 _REINCLUDED = ("assert.h", "cassert")     # meant to be included again (NDEBUG may have changed)
 
 
@@ -76,6 +87,7 @@ class _CFamilyBundler:
         self.done: set[Path] = set()
         self.sizes: dict[str, int] = {}
         self.system: set[tuple[bool, str]] = set()     # system includes in effect from here on
+        self.warnings: list[str] = []
 
     def emit(self, path: Path, conditional: bool = False) -> list[str]:
         """``path``'s lines with its local includes inlined (each file once in the bundle) and
@@ -99,6 +111,8 @@ class _CFamilyBundler:
                                          conditional or not include.unconditional))
                     resumed = True
                 continue
+            if include is not None and include.quoted:
+                self._warn_unfound(label, number, include)
             if include is not None and not self._first_system_include(include, conditional):
                 continue
             if resumed and line.strip():
@@ -108,6 +122,16 @@ class _CFamilyBundler:
             own += len(line) + 1
         self.sizes[label] = own
         return out
+
+    def _warn_unfound(self, label: str, number: int, include: c_family.Include) -> None:
+        """A quoted #include found neither beside its file, nor in an -I folder, nor among this
+        machine's system headers: nearly always a file of one's own missed (no -I, a misspelt
+        name), which the bundle would carry as a system include and CodinGame fail to find."""
+        if not _is_system_header(include.name):
+            self.warnings.append(f"{label}:{number + 1}: #include \"{include.name}\" is found "
+                                 "nowhere (not beside it, not in an -I folder, not a system "
+                                 "header): kept as written; if it is a file of yours, give its "
+                                 "folder with -I")
 
     def _first_system_include(self, include: c_family.Include, conditional: bool) -> bool:
         """Whether to keep this system include: not when the same one is already in effect."""
@@ -129,4 +153,4 @@ def bundle_c_family(entry: Path, include_dirs: tuple[Path, ...], command: str) -
     head = header_lines("//", project.entry, len(bundler.sizes), command)
     text = "\n".join(head + body) + "\n"
     language = "C++" if project.cpp else "C"
-    return NativeBundle(text, language, tuple(bundler.sizes.items()))
+    return NativeBundle(text, language, tuple(bundler.sizes.items()), tuple(bundler.warnings))

@@ -12,6 +12,7 @@ class NativeBundle:
     text: str
     language: str
     parts: tuple[tuple[str, int], ...]      # (file, characters it brought), in bundle order
+    warnings: tuple[str, ...] = ()          # things nearly always a mistake, bundled anyway
 
     @property
     def files(self) -> int:

@@ -104,11 +104,17 @@ def _check_game(args):
 
 
 def _command(args) -> str:
-    return shlex.join(["botarena", "bundle", args.bot,
+    """The bundle's ``Made by:`` line: the command as given, so that it makes this file again
+    (and checks it again) when run from the same folder."""
+    return shlex.join(["botarena", "bundle", args.bot, "-o", args.output,
                        *(["--game", args.game] if args.game else []),
                        *(word for folder in args.include_dirs for word in ("-I", folder)),
                        *(word for pair in args.defaults for word in ("--set", pair)),
-                       *([f"--strip={args.strip}"] if args.strip != "auto" else [])])
+                       *([f"--strip={args.strip}"] if args.strip != "auto" else []),
+                       *([f"--limit={args.limit}"] if args.limit != CODINGAME_LIMIT else []),
+                       *(["--check"] if args.check else []),
+                       *(["--vs", args.vs] if args.check and args.vs != "random" else []),
+                       *(["--seeds", args.seeds] if args.seeds else [])])
 
 
 def _python(args, game):
@@ -146,6 +152,8 @@ def _native(args, game):
     bundle = build_native_bundle(entry, include_dirs=tuple(map(Path, args.include_dirs)),
                                  limit=args.limit, command=_command(args))
     _check_output_name(args.output, bundle.language)
+    for warning in bundle.warnings:
+        print(f"botarena bundle: warning: {warning}", file=sys.stderr)
     name = "Player.java" if bundle.language == "Java" else f"bot{entry.suffix}"
     summary = f"{plural(bundle.files, 'file')} ({bundle.language})"
 

@@ -25,7 +25,11 @@ from tools.cli.options import add_game_arguments, check_output_file, game_settin
 def register(commands) -> None:
     parser = commands.add_parser("play", help="play one game between bots",
                                  description="Play one game. BOT is a built-in bot's name with "
-                                 "arguments ('random --seed 3'), a path to a .py file, or a command.")
+                                 "arguments ('random --seed 3'), a path to a .py file, a C, C++, "
+                                 "Java or Rust source file, or a command. Each seat's line gives "
+                                 "its answers' latency and '(margin N)': the least time, in ms, "
+                                 "it had left in any turn (below 0: it used the grace allowance, "
+                                 "--grace-ms).")
     parser.add_argument("game")
     parser.add_argument("bots", nargs="+", metavar="BOT")
     parser.add_argument("--seed", type=int, help="game seed (default: random, printed)")

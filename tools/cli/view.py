@@ -72,8 +72,16 @@ def _run_generic(args, loaded: list) -> int:
     if args.serve is not None:
         _serve(out.parent, args.serve, out.name, args.open)
     elif args.open:
-        webbrowser.open(out.resolve().as_uri())
+        open_in_browser(out.resolve().as_uri(), f"open {out} in a browser yourself")
     return 0
+
+
+def open_in_browser(target: str, otherwise: str) -> None:
+    """Open ``target`` in the default browser, or say on stderr that none was found and what to
+    do (Python's webbrowser finds none on a server without a display or $BROWSER)."""
+    if not webbrowser.open(target):
+        print(f"botarena view: no browser found here (none on the PATH, no $BROWSER, no display): "
+              f"{otherwise}, or set BROWSER=/path/to/browser", file=sys.stderr)
 
 
 def _run_codingame(args, view, replay_path: Path) -> int:
@@ -105,7 +113,7 @@ def _serve(folder: Path, port: int, page: str, open_browser: bool) -> None:
     server = open_server(folder, port)
     url = f"http://127.0.0.1:{server.server_address[1]}/{page}"
     if open_browser:
-        webbrowser.open(url)
+        open_in_browser(url, f"open {url} in a browser yourself")
     serve_until_interrupted(server, url)
 
 
