@@ -122,7 +122,7 @@ def main(argv: list[str] | None = None) -> None:
         for name in ("python", "c_fflush"):
             if name not in bots:
                 continue
-            times = {True: [], False: []}
+            times: dict[bool, list[float]] = {True: [], False: []}
             for _ in range(args.starts):
                 for buffered in (True, False):
                     times[buffered].append(start_ms(bots[name], buffered))

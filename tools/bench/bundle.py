@@ -175,7 +175,8 @@ def main(argv: list[str] | None = None) -> None:
               f"{bundled * 1000:.0f} ms, ratio bundled/unbundled {bundled / plain:.3f}")
         sizes = bundle_sizes([args.game] if args.game else None)
         biggest = max(sizes, key=lambda row: row[1])[0]
-        original, bundle = startup_ms(Path(folder), *biggest.split("/"), runs=args.starts)
+        game, bot = biggest.split("/")
+        original, bundle = startup_ms(Path(folder), game, bot, runs=args.starts)
         print(f"start-up to the first read, {biggest} (the biggest bundle): "
               f"original {original:.0f} ms, bundle {bundle:.0f} ms")
     print("\n".join(size_table(sizes)))

@@ -16,6 +16,7 @@ Figures are printed with the load average; nothing is asserted. Needs distribute
 from __future__ import annotations
 
 import argparse
+import contextlib
 import dataclasses
 import itertools
 import os
@@ -27,10 +28,12 @@ from pathlib import Path
 
 from referee.api import TimeControl
 from referee.games import load_game
+from referee.match import MatchResult
 from tools.arena.arena import Arena
 from tools.arena.botspec import resolve_bot
 from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.runner import paired_jobs, run_jobs
+from tools.arena.schedule import GameJob
 from tools.arena.settings import BotLimits
 
 # random answers after a fixed wait: a game of ~9 moves lasts about 9 x --move-ms
@@ -65,7 +68,7 @@ def _added_latency_ms(executor: GameExecutor, games: int) -> float:
     for job in itertools.islice(paired_jobs("a", "b", games, base_seed=2), games):
         started = time.perf_counter()
         executor.submit(job)
-        results = []
+        results: list[tuple[GameJob, MatchResult]] = []
         while not results:
             results = executor.finished(timeout=0.001)
         added.append((time.perf_counter() - started - results[0][1].wall_s) * 1000)
@@ -78,7 +81,7 @@ def _measure(arena: Arena, texts: dict[str, str], workdir: str, workers: int, ga
     for where, options in (("local", {"jobs": workers}),
                            ("cluster", {"cluster": f"local:{workers}", "bot_texts": texts,
                                         "workdir": workdir})):
-        with open_executor(arena, **options) as executor:
+        with contextlib.closing(open_executor(arena, **options)) as executor:
             _games_per_second(executor, 2 * workers)            # warm: imports, page cache
             figures[where] = {"rate": _games_per_second(executor, games),
                               "latency": _added_latency_ms(executor, latency_games)}

@@ -27,10 +27,12 @@ import subprocess
 import sys
 import threading
 import time
+from collections.abc import Callable
 
 from referee.api import Game, InvalidAction, TimeControl, TurnOrder
 from referee.harness.process import BotFault, BotProcess
 from referee.match import PlayerSpec, latency_summary, play_match
+from tools.bench.pipes import pipes_of
 
 ECHO = ("import sys\nr, w, f = sys.stdin.readline, sys.stdout.write, sys.stdout.flush\n"
         "while True:\n l = r()\n if not l: break\n w(l); f()\n")
@@ -56,7 +58,8 @@ class _RawEcho:
         self.child = subprocess.Popen([sys.executable, "-c", code], stdin=subprocess.PIPE,
                                       stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, bufsize=0,
                                       start_new_session=session)
-        self.write_fd, self.read_fd = self.child.stdin.fileno(), self.child.stdout.fileno()
+        stdin, stdout = pipes_of(self.child)
+        self.write_fd, self.read_fd = stdin.fileno(), stdout.fileno()
         self.poller = select.poll()
         self.poller.register(self.read_fd, select.POLLIN)
 
@@ -134,8 +137,9 @@ def paired_round_trips(code: str, turns: int,
         bot.read_line(bot.send(["-1 -1"], 1), 1)
         bot.take_stderr()
 
-    kinds = ((raw_turn, []), (deadline_turn, []), (match_turn, []), (recorded_turn, []),
-             (own_session.round_trip, []))
+    kinds: tuple[tuple[Callable[[], object], list[float]], ...] = (
+        (raw_turn, []), (deadline_turn, []), (match_turn, []), (recorded_turn, []),
+        (own_session.round_trip, []))
     try:
         raw.round_trip()
         own_session.round_trip()

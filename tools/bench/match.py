@@ -21,6 +21,7 @@ import subprocess
 import sys
 import tempfile
 import time
+from collections.abc import Sequence
 from pathlib import Path
 
 from tools.arena.botspec import PROJECT_ROOT
@@ -54,7 +55,7 @@ class _LineCounter:
         return self.lines
 
 
-def slope(points: list[tuple[float, float]]) -> float | None:
+def slope(points: Sequence[tuple[float, float]]) -> float | None:
     """Least-squares slope of y against x (None with fewer than two distinct x)."""
     if len({x for x, _ in points}) < 2:
         return None

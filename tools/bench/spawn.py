@@ -28,16 +28,19 @@ import shutil
 import statistics
 import subprocess
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from typing import TypeVar
 
 from referee.harness import cgroup, process, spawn
 from referee.harness.process import BotProcess
 from referee.harness.sandbox import bwrap_program
+from tools.bench.pipes import pipes_of
 
 _PR_SET_PDEATHSIG = 1
 _QUIET_SPELLS_MS = (0, 2, 10, 50, 200)
 _GAME_MS = 50                       # a short game (tic-tac-toe between quick bots): the quiet spell
 _clock = time.perf_counter
+_T = TypeVar("_T")
 
 
 def _set_pdeathsig() -> None:
@@ -50,11 +53,12 @@ def _echo_once(argv: list[str], preexec: Callable[[], None] | None = None) -> fl
     child = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, bufsize=0, start_new_session=True,
                              close_fds=True, preexec_fn=preexec)
-    os.write(child.stdin.fileno(), b"1\n")
-    os.read(child.stdout.fileno(), 64)
+    stdin, stdout = pipes_of(child)
+    os.write(stdin.fileno(), b"1\n")
+    os.read(stdout.fileno(), 64)
     took = _clock() - started
-    child.stdin.close()
-    child.stdout.close()
+    stdin.close()
+    stdout.close()
     child.wait()
     return took
 
@@ -112,7 +116,7 @@ def _game_start_once() -> float:
     return took
 
 
-def _the_older_way(call: Callable[[], tuple | float]) -> tuple | float:
+def _the_older_way(call: Callable[[], _T]) -> _T:
     """``call`` with bots moved into their cgroup by a thread after they started."""
     process._ENTER_AT_START = False
     try:
@@ -121,7 +125,7 @@ def _the_older_way(call: Callable[[], tuple | float]) -> tuple | float:
         process._ENTER_AT_START = True
 
 
-def _without_cgroups(call: Callable[[], tuple]) -> tuple:
+def _without_cgroups(call: Callable[[], _T]) -> _T:
     original = cgroup.new_bot_cgroup
     cgroup.new_bot_cgroup = lambda: None
     try:
@@ -140,18 +144,19 @@ def _move_after(quiet_s: float, sleeper: subprocess.Popen, groups: list[cgroup.B
     return _clock() - started
 
 
-def _ms(values: list[float]) -> str:
+def _ms(values: Sequence[float]) -> str:
     return f"{statistics.median(values) * 1000:7.2f} ms"
 
 
 def _print_moves(rounds: int) -> None:
-    groups = [cgroup.new_bot_cgroup(), cgroup.new_bot_cgroup()]
-    if None in groups:
+    first, second = cgroup.new_bot_cgroup(), cgroup.new_bot_cgroup()
+    if first is None or second is None:
         print("a move into a cgroup: skipped: no cgroup v2 here")
         return
+    groups = [first, second]
     sleeper = subprocess.Popen(["sleep", "600"])
     try:
-        moves = {spell: [] for spell in _QUIET_SPELLS_MS}
+        moves: dict[int, list[float]] = {spell: [] for spell in _QUIET_SPELLS_MS}
         for turn in range(max(3, rounds // 10)):
             for spell in _QUIET_SPELLS_MS:
                 moves[spell].append(_move_after(spell / 1000, sleeper, groups, turn))
@@ -215,14 +220,14 @@ def run(rounds: int) -> None:
     print("one bot per game, BotProcess start / first answer / close (total):")
     labels = {"cgroup": "cgroup", "moved": "moved in", "no cgroup": "no cgroup",
               "sandboxed": "sandboxed"}
-    for name, values in bots.items():
-        if not values:
+    for name, rows in bots.items():
+        if not rows:
             print(f"  {labels[name]:<10} skipped: " + ("no bwrap (apt-get install bubblewrap)"
                                                        if name == "sandboxed"
                                                        else "no cgroup v2 here"))
             continue
-        columns = list(zip(*values))
-        total = [sum(parts) for parts in values]
+        columns = list(zip(*rows))
+        total = [sum(parts) for parts in rows]
         print(f"  {labels[name]:<10} {_ms(columns[0])} / {_ms(columns[1])} / {_ms(columns[2])}  "
               f"({_ms(total)})")
     baseline = bots["cgroup"] or bots["no cgroup"]

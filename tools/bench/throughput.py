@@ -37,6 +37,7 @@ from pathlib import Path
 from referee.games import load_game
 from referee.games.xmas_rush import codec
 from referee.games.xmas_rush.rules import XmasRushState
+from tools.bench.pipes import pipes_of
 
 INSTANT_BOT = Path(__file__).resolve().with_name("instant_bot.py")
 # Runs the real command line in a child and reports that process's own CPU time (all threads,
@@ -58,7 +59,7 @@ def _bot_argv() -> list[str]:
 def sample_blocks(count: int, seed: int = 1) -> list[bytes]:
     """Real input blocks (PUSH and MOVE turns) of a random xmas_rush game, as bytes on the wire."""
     rng = random.Random(seed)
-    blocks = []
+    blocks: list[bytes] = []
     state = XmasRushState.new_game(seed)
     while len(blocks) < count:
         if state.is_over():
@@ -85,12 +86,13 @@ def start_up_s(block: bytes, samples: int) -> float:
         started = time.perf_counter()
         child = subprocess.Popen(_bot_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                  stderr=subprocess.DEVNULL, bufsize=0)
-        os.write(child.stdin.fileno(), block)
-        _read_answer(child.stdout.fileno())
+        stdin, stdout = pipes_of(child)
+        os.write(stdin.fileno(), block)
+        _read_answer(stdout.fileno())
         times.append(time.perf_counter() - started)
-        child.stdin.close()
+        stdin.close()
         child.wait()
-        child.stdout.close()
+        stdout.close()
     return statistics.median(times)
 
 
@@ -98,7 +100,8 @@ def round_trip_s(blocks: list[bytes]) -> float:
     """Median seconds of one input block out and one answer back, plain blocking pipes."""
     child = subprocess.Popen(_bot_argv(), stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                              stderr=subprocess.DEVNULL, bufsize=0)
-    write_fd, read_fd = child.stdin.fileno(), child.stdout.fileno()
+    stdin, stdout = pipes_of(child)
+    write_fd, read_fd = stdin.fileno(), stdout.fileno()
     clock = time.perf_counter
     times = []
     try:
@@ -110,9 +113,9 @@ def round_trip_s(blocks: list[bytes]) -> float:
             _read_answer(read_fd)
             times.append(clock() - started)
     finally:
-        child.stdin.close()
+        stdin.close()
         child.wait()
-        child.stdout.close()
+        stdout.close()
     return statistics.median(times)
 
 
@@ -124,9 +127,10 @@ def _floor_game(game, options: dict, seed: int) -> tuple[float, float, int]:
                              stderr=subprocess.DEVNULL, bufsize=0) for _ in range(2)]
     pipes = []
     for bot in bots:
+        stdin, stdout = pipes_of(bot)
         poller = select.poll()
-        poller.register(bot.stdout.fileno(), select.POLLIN)
-        pipes.append((bot.stdin.fileno(), bot.stdout.fileno(), poller))
+        poller.register(stdout.fileno(), select.POLLIN)
+        pipes.append((stdin.fileno(), stdout.fileno(), poller))
     state, answers = game.new_state(seed, options), 0
     first = [True, True]
     while not state.is_over():
@@ -144,10 +148,10 @@ def _floor_game(game, options: dict, seed: int) -> tuple[float, float, int]:
         state.apply(actions)
     wall, cpu = time.perf_counter() - wall, time.thread_time() - cpu
     for bot in bots:
-        bot.stdin.close()
+        pipes_of(bot)[0].close()
     for bot in bots:
         bot.wait()
-        bot.stdout.close()
+        pipes_of(bot)[1].close()
     return wall, cpu, answers
 
 
@@ -156,11 +160,12 @@ def floor_games(games: int) -> tuple[float, float, int]:
     ``games``; the instant bots make every game last its 150 turns, whatever the seed)."""
     game = load_game("xmas_rush")
     options = game.parse_options({})
-    totals = [0.0, 0.0, 0]
+    wall = cpu = 0.0
+    answers = 0
     for index in range(games):
-        for position, value in enumerate(_floor_game(game, options, 1 + index)):
-            totals[position] += value
-    return totals[0], totals[1], totals[2]
+        game_wall, game_cpu, game_answers = _floor_game(game, options, 1 + index)
+        wall, cpu, answers = wall + game_wall, cpu + game_cpu, answers + game_answers
+    return wall, cpu, answers
 
 
 def measured_match(games: int, folder: Path) -> tuple[dict, int]:

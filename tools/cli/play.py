@@ -7,7 +7,7 @@ import json
 import logging
 import random
 import sys
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 from referee.api import UsageError
@@ -74,27 +74,32 @@ def run(args) -> int:
     # same game); their name becomes the command that plays it again
     players = [for_game(spec, seed, seat) for seat, spec in enumerate(players)]
     players = [dataclasses.replace(spec, name=command_of(spec)) for spec in players]
+    on_turn: Callable[[int], None] | None = None
     progress = None
     if not (args.json or args.psyleague or args.quiet or args.verbose) and sys.stderr.isatty():
         from tqdm import tqdm
         progress = tqdm(desc=f"{game.name} seed {seed}", unit="turn", leave=False, file=sys.stderr)
+        bar = progress
+
+        def on_turn(turn: int) -> None:
+            bar.update(1)
     try:
         with _lines_logged(args.verbose):
             result = play_match(game, players, seed=seed, options=options, time_control=clock,
-                                record=recording, **settings.limits.to_kwargs(),
-                                on_turn=None if progress is None else (lambda turn: progress.update(1)))
+                                record=recording, **settings.limits.to_kwargs(), on_turn=on_turn)
     finally:
         if progress is not None:
             progress.close()
-    replay = {**to_replay(result, players, clock), **replay_fields(game)} if recording else None
-    if args.replay:
-        write_replay(args.replay, replay)
-    if args.sdk_log:
-        write_sdk_log(args.sdk_log, replay)
-    if args.view:
-        from tools.view.frames import page_data
-        from tools.view.page import write_page
-        write_page(args.view, [page_data(replay, Path(args.replay or args.view).name)])
+    if recording:
+        replay = {**to_replay(result, players, clock), **replay_fields(game)}
+        if args.replay:
+            write_replay(args.replay, replay)
+        if args.sdk_log:
+            write_sdk_log(args.sdk_log, replay)
+        if args.view:
+            from tools.view.frames import page_data
+            from tools.view.page import write_page
+            write_page(args.view, [page_data(replay, Path(args.replay or args.view).name)])
     if args.psyleague:
         print(json.dumps(to_psyleague(result)))
     elif args.json:

@@ -9,9 +9,10 @@ from __future__ import annotations
 import json
 import shlex
 import sys
+from typing import Any
 
 from referee.api import Game, TimeControl, UsageError
-from referee.external.game import replay_fields
+from referee.external.game import ExternalGame, replay_fields
 from referee.external.sdk_log import write_sdk_log
 from referee.games import load_game
 from referee.match import PlayerSpec, play_match
@@ -60,10 +61,11 @@ def run(args) -> int:
         print(f"wrote {args.sdk_log}")
         return 0
     game, options, clock = replay_setup(replay, args.file)
-    if args.verify and getattr(game, "external", False):
-        raise UsageError(f"--verify checks a game against botarena's rules; {game.name} is played "
-                         "by an external referee (a game file): re-run it with --run instead")
     if args.verify:
+        if not isinstance(game, Game):
+            raise UsageError(f"--verify checks a game against botarena's rules; {game.name} is "
+                             "played by an external referee (a game file): re-run it with --run "
+                             "instead")
         difference = verify_replay(game, replay, options)
         if args.json:
             print(json.dumps({"agrees": difference is None,
@@ -88,7 +90,7 @@ def run(args) -> int:
     return 0
 
 
-def replay_setup(replay: dict, path: str) -> tuple[Game, dict, TimeControl]:
+def replay_setup(replay: dict, path: str) -> tuple[Game | ExternalGame, dict[str, Any], TimeControl]:
     """The replay's game, options and time control, held to the command line's limits."""
     where = f"replay {str(path)!r}"
     game = load_game(replay.get("game_file") or replay["game"])

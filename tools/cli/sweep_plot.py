@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import math
 from pathlib import Path
+from typing import Any
 
 from referee.api import UsageError
 
@@ -66,18 +67,19 @@ def draw_sweep(names: list[str], rows: list[dict], best: str | None, args,
     frame = _frame([value for value in values.values() if value is not None], metric == "elo")
     figure, axes = pyplot.subplots(figsize=(7, 4.5))
     rest = [name for name in names if name != across]
-    series: dict[tuple, list[dict]] = {}
+    series: dict[tuple[Any, ...], list[tuple[float, tuple[float, float, float]]]] = {}
     for row in rows:
-        if values[row["bot"]] is not None:
-            series.setdefault(tuple(row[name] for name in rest), []).append(row)
-    for key, members in series.items():
+        value = values[row["bot"]]
+        if value is not None:
+            series.setdefault(tuple(row[name] for name in rest), []).append((x_of(row), value))
+    for key, points in series.items():
         label = ", ".join(f"{name}={value}" for name, value in zip(rest, key)) or None
-        _draw_series(axes, sorted((x_of(row), values[row["bot"]]) for row in members), frame,
-                     label)
+        _draw_series(axes, sorted(points), frame, label)
     if metric == "elo":
         for row in rows:
-            if row["bot"] == best and values[row["bot"]] is not None:
-                axes.plot([x_of(row)], [_clip(values[row["bot"]][0], frame)], marker="*",
+            value = values[row["bot"]]
+            if row["bot"] == best and value is not None:
+                axes.plot([x_of(row)], [_clip(value[0], frame)], marker="*",
                           markersize=16, color="goldenrod", linestyle="none", label="best",
                           zorder=3, clip_on=False)
         axes.axhline(0, color="grey", linewidth=0.8)

@@ -64,7 +64,7 @@ def run(args) -> int:
         if path:
             check_output_file(path, option)
     result = tune(settings, spec)
-    if result.interrupted:
+    if result.interrupted or result.summary is None:
         print(f"interrupted after {result.games} games; best so far: {result.tuned}")
         print("run the same command again to resume" if args.out else
               "use --out FILE to be able to resume")

@@ -92,9 +92,13 @@ def _run_codingame(args, view, replay_path: Path) -> int:
         out = replay_path.with_name(f"{replay_path.stem}-viewer")
     else:
         out = None
-    scratch = Path(tempfile.mkdtemp(prefix="botarena-viewer-")) if out is None else None
+    scratch: Path | None = None       # a temporary folder to serve from, removed at the end
+    if out is None:
+        made = scratch = Path(tempfile.mkdtemp(prefix="botarena-viewer-"))
+        folder = made / "viewer"
+    else:
+        folder = out
     try:
-        folder = out if out is not None else scratch / "viewer"
         count = view.write(folder)
         if out is not None:
             print(f"wrote {out}/ ({count} files): CodinGame's viewer of {view.game}; open its "
