@@ -64,6 +64,11 @@ def watch(page, url: str, replay: dict, shot: str) -> None:
     assert page.inner_text("#agent-1 .stdout").strip() == "2"
     assert page.inner_text("#agent-0 .stderr").startswith("bot 0 turn")
     page.evaluate("botarenaViewer.goTo(0)")
+    # a summary's colours and player names as the SDK's page shows them, its markup as text
+    page.evaluate("botarenaViewer.showSummary('\\xa4RED\\xa4$1 <b>lost</b>\\xa7RED\\xa7 to $0')")
+    assert page.inner_text("#summary .console-error .nickname") == replay["players"][1]["bot"]
+    assert page.inner_text("#summary") == (f"{replay['players'][1]['bot']} <b>lost</b> to "
+                                           f"{replay['players'][0]['bot']}")
     page.evaluate("window.seen = []; botarenaViewer.player.subscribe(f => window.seen.push(f))")
     page.evaluate("botarenaViewer.player.play()")
     # frames advance: the player reaches the last frame by itself, through every frame between

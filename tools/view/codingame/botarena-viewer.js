@@ -87,7 +87,7 @@
     document.body.dataset.frame = String(frame)
     document.body.dataset.atEnd = String(atEnd)
     setText('frame-line', 'frame ' + frame + ' / ' + (parsed.frames.length - 1))
-    setText('summary', data.gameSummary)
+    showSummary(data.gameSummary)
     setText('referee-stderr', data.referee && data.referee.stderr)
     state.gameInfo.agents.forEach(function (agent, seat) {
       const panel = byId('agent-' + seat)
@@ -97,6 +97,38 @@
     })
     byId('scores').hidden = !atEnd
   }
+
+  /* A summary as the SDK's page shows it: ¤RED¤...§RED§ and ¤GREEN¤...§GREEN§ coloured, $N the
+     name of player N; built from text nodes, never markup. */
+  function showSummary (text) {
+    const box = byId('summary')
+    box.textContent = ''
+    let parent = box
+    String(text || '').split(/(\xa4(?:RED|GREEN)\xa4|\xa7(?:RED|GREEN)\xa7|\$[0-7])/).forEach(function (part) {
+      const open = /^\xa4(RED|GREEN)\xa4$/.exec(part)
+      const name = /^\$([0-7])$/.exec(part)
+      const agents = state.gameInfo.agents
+      if (open) {
+        const span = document.createElement('span')
+        span.className = open[1] === 'RED' ? 'console-error' : 'console-success'
+        parent.append(span)
+        parent = span
+      } else if (/^\xa7(RED|GREEN)\xa7$/.test(part)) {
+        if (parent !== box) parent = parent.parentNode
+      } else if (name && agents[Number(name[1])]) {
+        const span = document.createElement('span')
+        const parsedAgent = state.parsed.agents && state.parsed.agents[Number(name[1])]
+        span.className = 'nickname'
+        span.textContent = agents[Number(name[1])].name
+        if (parsedAgent && parsedAgent.color) span.style.backgroundColor = parsedAgent.color
+        parent.append(span)
+      } else if (part) {
+        parent.append(document.createTextNode(part))
+      }
+    })
+  }
+
+  state.showSummary = showSummary
 
   /* The player does not report a frame it was told to show: the panels follow here. */
   function goTo (frame) {
