@@ -14,7 +14,7 @@ from tools.arena.schedule import Schedule, paired_jobs, solo_jobs
 from tools.arena.settings import Settings
 from tools.arena.solo import SoloComparisons
 from tools.arena.tally import HeadToHead
-from tools.arena.tournament import Tournament, pair_count
+from tools.arena.tournament import Tournament, every_seed_count, pair_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -53,12 +53,15 @@ class _Sprt:
                 "result": self.verdict, "decided_at_pairs": self.pairs}
 
 
-def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int = 100,
+def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int | None = 100,
                       sprt: stats.SprtSettings | None = None) -> HeadToHeadResult:
-    """``bot_a`` against ``bot_b`` over ``games`` games (rounded up to whole pairs; with
-    ``sprt``, the most). Games already in the settings' results file count and are not played
-    again. UsageError (one line) for a setting or a bot that cannot be played."""
-    pairs = pair_count(games)
+    """``bot_a`` against ``bot_b`` over ``games`` games (rounded up to whole pairs, or seed
+    groups in a game of more players; with ``sprt``, the most); None: each seed of
+    ``settings.seeds`` in every seating. Games already in the settings' results file count and
+    are not played again. UsageError (one line) for a setting or a bot that cannot be played."""
+    seed_count = every_seed_count(settings, games)
+    if games is not None:
+        pair_count(games)                         # checks the number of games
     with Tournament(settings, [bot_a, bot_b], "match") as tournament:
         first, second = tournament.bots
         tally = HeadToHead(first, second)
@@ -68,14 +71,18 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
         if tournament.solo:
             tally.solo = True
             feed = SoloComparisons([(first, second)], tally.add).add
-            jobs = solo_jobs([first, second], games, tournament.game_seeds)
+            groups = seed_count or games or 0
+            jobs = solo_jobs([first, second], groups, tournament.game_seeds)
         elif tournament.players > 2:
             lineup = match_lineup(first, second, tournament.players)
-            jobs = SeatGroups(lineup, group_count(games, lineup), tournament.game_seeds)
+            groups = seed_count or group_count(games or 0, lineup)
+            jobs = SeatGroups(lineup, groups, tournament.game_seeds)
             feed = _pairwise_feed(tally)
         else:
             feed = tally.add
-            jobs = paired_jobs(first, second, pairs, tournament.game_seeds)
+            groups = seed_count or pair_count(games or 0)
+            jobs = paired_jobs(first, second, groups, tournament.game_seeds)
+        tournament.seed_groups = groups
 
         def decided() -> bool:
             return test is not None and test.decided()

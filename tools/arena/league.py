@@ -10,7 +10,7 @@ from tools import stats
 from tools.arena.settings import Settings
 from tools.arena.standings import Standings, round_robin
 from tools.arena.standings import gauntlet as gauntlet_of
-from tools.arena.tournament import Tournament, pair_count
+from tools.arena.tournament import Tournament, every_seed_count, pair_count
 
 
 @dataclass(frozen=True, slots=True)
@@ -38,17 +38,20 @@ class LeagueResult:
         return summary
 
 
-def play_league(settings: Settings, bots: Sequence[str], *, games: int = 20,
+def play_league(settings: Settings, bots: Sequence[str], *, games: int | None = 20,
                 gauntlet: str | None = None, anchor: str | None = None) -> LeagueResult:
-    """Every bot against every other, ``games`` games a matchup (rounded up to whole pairs); with
-    ``gauntlet``, only that bot's matchups (it joins if not among ``bots``). A bot given twice
-    plays as two ("NAME #2"). UsageError (one line) for what cannot be played."""
+    """Every bot against every other, ``games`` games a matchup (rounded up to whole pairs, or
+    seed groups in a game of more players; None: each seed of ``settings.seeds`` in every
+    seating); with ``gauntlet``, only that bot's matchups (it joins if not among ``bots``). A bot
+    given twice plays as two ("NAME #2"). UsageError (one line) for what cannot be played."""
     texts = list(bots)
     if gauntlet is not None and gauntlet not in texts:
         texts.insert(0, gauntlet)
     if len(texts) < 2:
         raise UsageError("league needs at least two bots")
-    pair_count(games)                             # checks the number of games
+    seed_count = every_seed_count(settings, games)
+    if games is not None:
+        pair_count(games)                         # checks the number of games
     with Tournament(settings, texts, "league") as tournament:
         names = list(tournament.bots)
         anchor_name = _named(anchor, texts, names, "--anchor") if anchor is not None else None
@@ -58,8 +61,10 @@ def play_league(settings: Settings, bots: Sequence[str], *, games: int = 20,
             matchups = round_robin(names)
         standings = Standings(names, matchups, solo=tournament.solo,
                               players=tournament.players)
-        outcome = tournament.play(standings.jobs(games, tournament.game_seeds), standings.add,
-                                  standings.progress_text)
+        tournament.seed_groups = standings.seed_groups(games, seed_count)
+        outcome = tournament.play(standings.jobs(games, tournament.game_seeds,
+                                                 seed_count=seed_count),
+                                  standings.add, standings.progress_text)
         return LeagueResult(tournament.game.name, standings, standings.ratings(anchor_name),
                             anchor_name, len(matchups), tournament.base_seed,
                             tournament.status_lines(outcome), outcome.interrupted,

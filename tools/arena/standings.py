@@ -37,18 +37,30 @@ class Standings:
         for tally in self.tallies.values():
             tally.solo = solo
 
-    def jobs(self, games: int, base_seed: SeedSource) -> Schedule:
-        """``games`` per matchup: seat-swapped pairs, interleaved so all matchups advance
-        together; for a single-player game, every bot once per seed."""
+    def jobs(self, games: int | None, base_seed: SeedSource, *,
+             seed_count: int | None = None) -> Schedule:
+        """``games`` per matchup (``seed_count`` given: each of that many seeds in every seating):
+        seat-swapped pairs, interleaved so all matchups advance together; for a single-player
+        game, every bot once per seed."""
         if self.solo:
-            return solo_jobs(self.names, games, base_seed)
+            return solo_jobs(self.names, self.seed_groups(games, seed_count), base_seed)
         if self.lineups:
-            groups = [SeatGroups(lineup, group_count(games, lineup), base_seed)
+            groups = [SeatGroups(lineup, seed_count or group_count(games or 0, lineup), base_seed)
                       for lineup in self.lineups]
             return interleave(groups, chunk=self.players)
-        pairs = (games + 1) // 2
-        return interleave([paired_jobs(tally.first, tally.second, pairs, base_seed)
+        return interleave([paired_jobs(tally.first, tally.second,
+                                       self.seed_groups(games, seed_count), base_seed)
                            for tally in self.tallies.values()])
+
+    def seed_groups(self, games: int | None, seed_count: int | None = None) -> int:
+        """How many seeds :meth:`jobs` uses (the most of any lineup)."""
+        if seed_count is not None:
+            return seed_count
+        if self.solo:
+            return games or 0
+        if self.lineups:
+            return max(group_count(games or 0, lineup) for lineup in self.lineups)
+        return ((games or 0) + 1) // 2
 
     def add(self, record: dict) -> bool:
         if self._comparisons is not None:

@@ -33,6 +33,17 @@ def pair_count(games: int) -> int:
     return (games + 1) // 2
 
 
+def every_seed_count(settings: Settings, games: int | None) -> int | None:
+    """With ``games`` None, the number of seeds in ``settings.seeds``, each played in every
+    seating; None when a number of games is given; UsageError when neither is."""
+    if games is not None:
+        return None
+    if settings.seeds is None:
+        raise UsageError("games=None plays every seed of a seed list: give Settings(seeds=...) "
+                         "or a number of games")
+    return len(settings.seeds)
+
+
 def distinct_names(bot_texts: Sequence[str]) -> tuple[str, ...]:
     """The bots' names: their text, with " #2", " #3"... on repeats (self-play is a fair test)."""
     names = []
@@ -116,6 +127,7 @@ class Tournament:
         self.game_seeds = self.seed_list if self.seed_list is not None else self.base_seed
         self.planned = 0
         self.finished = 0
+        self.seed_groups: int | None = None   # seed indices the jobs use (told by the caller)
 
     def play(self, jobs: Schedule, on_record: Callable[[dict], bool],
              progress_text: Callable[[], str] = lambda: "", *,
@@ -204,6 +216,15 @@ class Tournament:
             if self.seed_list is not None else f"seed {self.base_seed}"
         lines = [f"{seeds}  {self.executor_description}"
                  + (f"  results {self.results.path}" if self.results else "")]
+        used, listed = self.seed_groups, len(self.seed_list) if self.seed_list else 0
+        if self.seed_list is not None and used is not None and used < listed:
+            lines.append(f"-n caps the run: {used} of the {listed} seeds of "
+                         f"{self.seed_list.source} played (without -n, every seed in every "
+                         "seating)")
+        elif self.seed_list is not None and used is not None and used > listed:
+            lines.append(f"-n is more than the seeds: the {listed} seeds of "
+                         f"{self.seed_list.source} played again from the first ({used} rounds "
+                         "of seatings)")
         if outcome.interrupted:
             again = "run the same command again to resume" if self.results \
                 else "use --out FILE to be able to resume"

@@ -5,14 +5,16 @@ import json
 
 from tools.arena.league import play_league
 from tools.arena.printable import printable
-from tools.cli.options import add_run_arguments, run_games, run_settings
+from tools.cli.options import add_run_arguments, match_games, run_settings
 
 
 def register(commands) -> None:
     parser = commands.add_parser(
         "league", help="round robin or gauntlet between bots, Bradley-Terry ratings",
         description="Every bot plays every other (or, with --gauntlet, one bot plays each of the "
-        "others) in seat-swapped pairs; ratings by a Bradley-Terry fit on the Elo scale.")
+        "others) in seat-swapped pairs of games; in a game of 3 or more players, each lineup of "
+        "bots is turned through every seating per seed, and a game counts as the pairwise results "
+        "of its seats. Ratings by a Bradley-Terry fit on the Elo scale.")
     parser.add_argument("game")
     parser.add_argument("bots", nargs="+", metavar="BOT")
     add_run_arguments(parser, games_default=20, games_help="games per matchup")
@@ -24,7 +26,7 @@ def register(commands) -> None:
 
 def run(args) -> int:
     settings = run_settings(args)
-    result = play_league(settings, args.bots, games=run_games(args, settings),
+    result = play_league(settings, args.bots, games=match_games(args, settings),
                          gauntlet=args.gauntlet, anchor=args.anchor)
     if args.json:
         print(json.dumps(result.to_json()))

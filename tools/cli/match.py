@@ -8,7 +8,7 @@ from tools import stats
 from tools.arena.headtohead import play_head_to_head
 from tools.arena.printable import printable
 from tools.arena.tally import summary_lines
-from tools.cli.options import add_run_arguments, run_games, run_settings
+from tools.cli.options import add_run_arguments, match_games, run_settings
 
 
 def register(commands) -> None:
@@ -35,7 +35,7 @@ def run(args) -> int:
             raise UsageError(f"--sprt {args.sprt!r}: {error}") from None
     settings = run_settings(args)
     result = play_head_to_head(settings, args.bot_a, args.bot_b,
-                               games=run_games(args, settings), sprt=sprt)
+                               games=match_games(args, settings), sprt=sprt)
     if args.json:
         print(json.dumps(result.summary))
     else:

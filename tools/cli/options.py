@@ -53,6 +53,14 @@ def run_settings(args: argparse.Namespace) -> Settings:
                                replays=args.replays, quiet=bool(args.quiet or args.json))
 
 
+def match_games(args: argparse.Namespace, settings: Settings) -> int | None:
+    """``match`` and ``league``'s -n; None when not given with --seeds: every seed of the file in
+    every seating its group of games needs (whatever the game's player count)."""
+    if args.games is None and settings.seeds is not None:
+        return None
+    return run_games(args, settings)
+
+
 def run_games(args: argparse.Namespace, settings: Settings) -> int:
     """-n; when not given, two games per --seeds seed (one in a one-player game), else the
     command's default."""
@@ -101,8 +109,9 @@ def check_output_file(text: str, option: str) -> None:
 def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
                       games_help: str) -> None:
     parser.add_argument("-n", "--games", type=int, metavar="GAMES",
-                        help=f"{games_help}, rounded up to whole seat-swapped pairs "
-                        f"(default: {games_default}; with --seeds, two per seed)")
+                        help=f"{games_help}, rounded up to whole seatings of a seed (a seat-swapped "
+                        "pair; in a game of 3+ players, a lineup turned through every seat) "
+                        f"(default: {games_default}; with --seeds, every seed in every seating)")
     parser.set_defaults(games_default=games_default)
     parser.add_argument("--jobs", "-j", type=int, metavar="J",
                         help=f"games played at once (default: the number of cores, {usable_cores()})")
@@ -114,8 +123,8 @@ def add_run_arguments(parser: argparse.ArgumentParser, *, games_default: int,
     parser.add_argument("--seed", type=int, help="base seed; game seeds derive from it and the pair "
                         "id (default: random, or the one in the --out file)")
     parser.add_argument("--seeds", metavar="FILE", help="play exactly these game seeds, one a line "
-                        "(CodinGame's, from its replays; # comments): pair k plays the k-th seed, "
-                        "both seat orders (see docs/tools.md)")
+                        "(CodinGame's, from its replays; # comments): the k-th seed in every "
+                        "seating, both seat orders in a two-player game (see docs/tools.md)")
     parser.add_argument("--out", metavar="FILE.jsonl", help="one JSON line per finished game; run "
                         "the same command again to resume")
     parser.add_argument("--replays", metavar="DIR", help="keep each game's replay in DIR, named by "
