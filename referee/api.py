@@ -96,12 +96,20 @@ class Answer(NamedTuple):
 
 @dataclass(frozen=True, slots=True)
 class FaultRecord:
+    """A seat's fault: its kind, when, and the words. ``turn`` is the game's turn; with a
+    referee that is another process (its steps are frames: one player's answer each), it is the
+    seat's own turn (its answer count) and ``frame`` the referee's frame."""
+
     kind: Fault
     turn: int
     detail: str
+    frame: int | None = None
 
     def to_json(self) -> dict[str, Any]:
-        return {"kind": self.kind.value, "turn": self.turn, "detail": self.detail}
+        data: dict[str, Any] = {"kind": self.kind.value, "turn": self.turn, "detail": self.detail}
+        if self.frame is not None:
+            data["frame"] = self.frame
+        return data
 
 
 @dataclass(frozen=True, slots=True)
@@ -292,6 +300,8 @@ class RefereeOutcome:
     reason: str
     turns: int
     ranks: tuple[int, ...] | None = None
+    frames: int | None = None       # a referee whose steps are frames: their count (turns: the
+                                    # most answers a seat gave)
 
 
 class Player(Protocol):

@@ -90,6 +90,8 @@ def play_match(game: Game | Any, players: Sequence[PlayerSpec | Player], *, seed
                else game.referee(options, clock))
     run = _Match(game.name, referee, [entry.name for entry in players], seed, options, clock,
                  record)
+    if not isinstance(game, Game):
+        run.game_file = getattr(game, "source", None)       # a game file's path
     watchdog = GameWatchdog(on_fire=run.close_players)
     try:
         run.play(players, _Starter(memory_mb, sandboxed, line_buffered), on_turn, watchdog,
@@ -156,6 +158,11 @@ class _Match:
         self.wait_lists: list[list[float | None]] = [[] for _ in range(count)]
         self.late: list[tuple[int, int, float, float]] = []    # (seat, turn, latency, deadline)
         self.answered = [0] * count
+        self.asked = [0] * count                # per seat: requests so far (its own turns)
+        self.game_file: str | None = None       # a game file's game: its path (for a re-run)
+        # a referee that is another process counts frames (one player's answer each): a fault
+        # then names the seat's own turn, the frame apart
+        self.frames_apart = bool(getattr(referee, "steps_are_frames", False))
         self.records: list[TurnRecord] = []
         self.players: list[Player] = []
         self.failure: tuple[str, str] | None = None    # the referee's: (reason, detail)
@@ -229,6 +236,7 @@ class _Match:
         budget_ms = request.budget_ms
         timeout_s = (budget_ms + request.grace_ms) / 1000
         lines: tuple[str, ...]
+        self.asked[seat] += 1
         try:
             started = player.send(request.lines, timeout_s)
             if request.answer_lines == 1:
@@ -238,7 +246,7 @@ class _Match:
                 lines, answer = self._read_lines(player, request.answer_lines, started, timeout_s)
         except BotFault as fault:
             if self.faults[seat] is None:       # a seat asked again after a fault keeps its first
-                self.faults[seat] = FaultRecord(fault.kind, turn, fault.detail)
+                self.faults[seat] = self._fault(fault.kind, seat, turn, fault.detail)
             return Reply(seat, (), None, fault.kind)
         self._note_timing(seat, turn, answer, budget_ms, request.grace_ms)
         return Reply(seat, lines, answer.latency_ms)
@@ -269,7 +277,12 @@ class _Match:
                            "was debug output, print that to stderr, only the answer to stdout")
             log.debug("seat%d !! %s: %s", seat, kind.value, detail)
             if self.faults[seat] is None:
-                self.faults[seat] = FaultRecord(kind, turn, detail)
+                self.faults[seat] = self._fault(kind, seat, turn, detail)
+
+    def _fault(self, kind: Fault, seat: int, turn: int, detail: str) -> FaultRecord:
+        if self.frames_apart:
+            return FaultRecord(kind, self.asked[seat], detail, frame=turn)
+        return FaultRecord(kind, turn, detail)
 
     def _note_timing(self, seat: int, turn: int, answer: Answer, budget_ms: int, grace_ms: int) -> None:
         latency_ms, wait_ms = answer.latency_ms, answer.wait_ms
@@ -337,13 +350,15 @@ class _Match:
         if self.failure is not None:
             reason, referee_error = self.failure
             scores, ranks, winner = [0.0] * count, [0] * count, None
-            turns = self.referee.turn
+            turns, frames = self.referee.turn, None
+            if self.frames_apart:
+                turns, frames = max(self.asked, default=0), self.referee.turn
         else:
             outcome = self.referee.outcome()
             scores = [float(score) for score in outcome.scores]
             ranks, reason, winner = settle(scores, self.faults, lambda: outcome.reason,
                                            outcome.ranks)
-            turns = outcome.turns
+            turns, frames = outcome.turns, outcome.frames
         results = [PlayerResult(bot=self.names[seat], score=scores[seat], rank=ranks[seat],
                                 fault=self.faults[seat], latencies_ms=self.latencies[seat],
                                 cpu_ms=self.cpu[seat],
@@ -356,4 +371,5 @@ class _Match:
         return MatchResult(game=self.name, seed=self.seed, options=self.options,
                            turns=turns, reason=reason, winner=winner, players=results,
                            records=self.records, wall_s=time.perf_counter() - self.started_at,
-                           referee_error=referee_error, warnings=self.warnings())
+                           referee_error=referee_error, warnings=self.warnings(),
+                           frames=frames, game_file=self.game_file)

@@ -57,6 +57,8 @@ class MatchResult:
     wall_s: float = 0.0
     referee_error: str | None = None    # set when the referee failed: the game has no result
     warnings: list[str] = field(default_factory=list)
+    frames: int | None = None           # a referee whose steps are frames: their count
+    game_file: str | None = None        # a game file's game: the file's path (``game`` its name)
 
     def __repr__(self) -> str:
         """A few lines, not every turn (the records are a replay's worth: ``print(result)`` in a
@@ -86,6 +88,10 @@ class MatchResult:
         data = {"game": self.game, "seed": self.seed, "options": self.options,
                 "turns": self.turns, "reason": self.reason, "winner": self.winner,
                 "players": [player.to_json() for player in self.players]}
+        if self.frames is not None:
+            data["frames"] = self.frames
+        if self.game_file is not None:
+            data["game_file"] = self.game_file
         if self.referee_error is not None:
             data["referee_error"] = self.referee_error
         if self.warnings:

@@ -21,6 +21,8 @@ from referee.external.channel import Channel
 class BrutalReferee:
     """One game through a ### referee: the seam's Referee over a :class:`Channel`."""
 
+    steps_are_frames = True             # its turn is the step: a fault names the seat's own turn
+
     def __init__(self, open_channel: Callable[[], Channel], *, seed_line: bool, first_turn_ms: int,
                  turn_ms: int, grace_ms: int, referee_timeout_ms: int, label: str):
         self.open_channel = open_channel
@@ -32,6 +34,7 @@ class BrutalReferee:
         self.players = 0
         self.inputs: list[list[str]] = []
         self.answered: list[int] = []
+        self.asked: list[int] = []              # per seat: times asked (its own turns)
         self.ranks: list[int] | None = None
         self.reason = ""
         self.steps = 0
@@ -46,6 +49,7 @@ class BrutalReferee:
         self.players = players
         self.inputs = [[] for _ in range(players)]
         self.answered = [0] * players
+        self.asked = [0] * players
         self.channel = channel = self.open_channel()
         channel.write(([f"###Seed {seed}"] if self.seed_line else []) + [f"###Start {players}"])
 
@@ -96,7 +100,8 @@ class BrutalReferee:
             raise RefereeError(f"{self.label}: the game has no ranks")
         # a score is the number of players it finished ahead of (ranks are all the protocol has)
         scores = [float(sum(1 for other in self.ranks if other > rank)) for rank in self.ranks]
-        return RefereeOutcome(tuple(scores), self.reason, self.steps, tuple(self.ranks))
+        return RefereeOutcome(tuple(scores), self.reason, max(self.asked), tuple(self.ranks),
+                              frames=self.steps)
 
     def step_notes(self) -> dict[str, Any] | None:
         notes, self._notes = self._notes, []
@@ -111,6 +116,7 @@ class BrutalReferee:
     def _ask(self, seat: int, count: int) -> Request:
         budget = self.first_turn_ms if self.answered[seat] == 0 else self.turn_ms
         lines, self.inputs[seat] = tuple(self.inputs[seat]), []
+        self.asked[seat] += 1
         self.turn = self.steps
         self.steps += 1
         self._asked = Request(seat, lines, count, budget, self.grace_ms)

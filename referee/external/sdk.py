@@ -80,6 +80,8 @@ class Frame:
 class SdkReferee:
     """One game through an SDK referee: the seam's Referee over a :class:`Channel`."""
 
+    steps_are_frames = True             # its turn is the frame: a fault names the seat's own turn
+
     def __init__(self, open_channel: Callable[[], Channel], *, parameters: dict[str, str],
                  referee_timeout_ms: int, grace_ms: int, label: str):
         self.open_channel = open_channel
@@ -104,6 +106,7 @@ class SdkReferee:
     def start(self, seed: int, players: int) -> None:
         self.players = players
         self._exceeded = [0] * players
+        self._answers = [0] * players             # per seat: times asked (its own turns)
         self.channel = self.open_channel()
         properties = [f"seed={seed}", *(f"{key}={value}" for key, value in self.parameters.items())]
         self._send("INIT", [str(players), *properties])
@@ -136,6 +139,7 @@ class SdkReferee:
                 self._soft_ms = budget_ms = limit_ms - SOFT_EXTRA_MS
                 grace_ms += SOFT_EXTRA_MS
             self._asked = Request(seat, tuple(lines), expected, budget_ms, grace_ms)
+            self._answers[seat] += 1
             return [self._asked]
         return []
 
@@ -174,7 +178,8 @@ class SdkReferee:
             raise RefereeError(f"{self.label}: the game has no scores")
         scores = [self.scores[seat] for seat in range(self.players)]
         ranks = [sum(1 for other in scores if other > score) for score in scores]
-        return RefereeOutcome(tuple(scores), "the referee's scores", self.frames, tuple(ranks))
+        return RefereeOutcome(tuple(scores), "the referee's scores", max(self._answers),
+                              tuple(ranks), frames=self.frames)
 
     def step_notes(self) -> dict[str, Any] | None:
         """The frames read since the last call (view, summary, tooltips...), for the replay."""

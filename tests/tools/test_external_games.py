@@ -135,7 +135,7 @@ def test_replay_run_view_and_sdk_log(tmp_path):
     assert "lucky seven" in html and "an external referee" in html
     sdk = json.loads(log.read_text())
     frames = len(sdk["views"])
-    assert frames == recorded["result"]["turns"] and len(sdk["summaries"]) == frames
+    assert frames == recorded["result"]["frames"] and len(sdk["summaries"]) == frames
     assert sdk["scores"] == {"0": 14, "1": 4}
     assert sdk["uinput"] == ["seed=9\nfirst_ms=3000\nturn_ms=400\nturns=3\n"]
     assert sdk["outputs"]["0"][0] is None and len(sdk["outputs"]["0"]) == frames
@@ -176,3 +176,13 @@ def test_a_huge_score_is_a_void_game_and_the_results_file_resumes(tmp_path):
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 2 and all("SCORES line '0 1e300'" in record["reason"]
                                      for record in records)
+
+
+def test_after_a_fault_match_names_the_game_files_path_to_re_run_it(tmp_path):
+    """A file named like a built-in game: its name would replay the built-in game instead."""
+    path = sdk_game(tmp_path, name="xmas_rush", parameters={"turns": 3})
+    process = run_cli("match", str(path), digit_bot("--digit", "7", "--crash-at", "3"),
+                      digit_bot("--digit", "3"), "-n", "2", "--seed", "1")
+    assert process.returncode == 0, process.stderr
+    assert "first fault of" in process.stdout and " at turn 3: " in process.stdout, process.stdout
+    assert f"re-run it: botarena play {path} " in process.stdout, process.stdout

@@ -229,7 +229,7 @@ def rerun_command(record: dict, seats: list[str] | None = None) -> str:
     """The ``botarena play`` command that plays the game of ``record`` again, with a replay
     (``seats``: the bots to name, for one bot's game of a single-player comparison)."""
     seats = seats or record.get("game_seats") or record["seats"]
-    words = ["botarena", "play", record.get("game", "GAME"),
+    words = ["botarena", "play", record.get("game_file") or record.get("game", "GAME"),
              *(_COPY_SUFFIX.sub("", name) for name in seats), "--seed", str(record["seed"])]
     for key, value in (record.get("options") or {}).items():
         words += ["--option", f"{key}={value}"]

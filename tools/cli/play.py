@@ -161,7 +161,8 @@ def to_psyleague(result: MatchResult) -> dict:
 
 
 def summary_text(result: MatchResult) -> str:
-    lines = [f"{result.game}  seed {result.seed}  {result.turns} turns  ({result.reason})"]
+    frames = "" if result.frames is None else f" ({result.frames} frames)"
+    lines = [f"{result.game}  seed {result.seed}  {result.turns} turns{frames}  ({result.reason})"]
     for seat, player in enumerate(result.players):
         latency = player.latency_summary()
         fault = f"  FAULT {player.fault.kind.value} at turn {player.fault.turn}: {player.fault.detail}" \

@@ -233,7 +233,9 @@ def _faults(result: dict) -> list[dict]:
     for seat, player in enumerate(result.get("players") or []):
         fault = player.get("fault") if isinstance(player, dict) else None
         if isinstance(fault, dict) and isinstance(fault.get("turn"), int):
-            faults.append({"seat": seat, "turn": fault["turn"], "kind": str(fault.get("kind")),
+            # a game file's fault names the seat's own turn; its step is the referee's frame
+            step = fault["frame"] if isinstance(fault.get("frame"), int) else fault["turn"]
+            faults.append({"seat": seat, "turn": step, "kind": str(fault.get("kind")),
                            "detail": str(fault.get("detail", ""))})
     return faults
 

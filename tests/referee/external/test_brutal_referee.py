@@ -20,7 +20,7 @@ def test_ranks_come_from_end_with_ties_in_one_token(tmp_path, flags):
     assert result.reason == "the referee's ranking (###End 01 2)"
     assert [player.score for player in result.players] == [1.0, 1.0, 0.0]   # players beaten
     assert result.records[0].seats[0].input == ["3 0", "1 0"]
-    assert result.turns == 9
+    assert (result.turns, result.frames) == (3, 9)      # each bot's own turns, the steps apart
 
 
 def test_the_seed_line_and_four_players(tmp_path):

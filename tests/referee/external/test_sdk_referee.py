@@ -33,7 +33,7 @@ def test_a_whole_game_scores_and_ranks_as_the_referee_says(tmp_path, players):
     # every seat asked each turn
     assert [len(_inputs(result, seat)) for seat in range(players)] == [3] * players
     assert _inputs(result, 0)[0] == [f"{players} 0", "1 0"]
-    assert result.turns == 3 * players + 1          # frames, the last one unasked
+    assert (result.turns, result.frames) == (3, 3 * players + 1)   # frames apart, the last unasked
 
 
 def test_equal_scores_share_a_rank(tmp_path):
@@ -181,3 +181,16 @@ def test_a_score_of_1e15_is_kept(tmp_path):
                   [["--digit", "1"], ["--digit", "2"]])
     assert result.referee_error is None, result.referee_error
     assert [player.score for player in result.players] == [-1e15, 2.0]
+
+
+def test_a_fault_names_the_seats_own_turn_and_the_frame_apart(tmp_path):
+    """Issue 31: a fault on a bot's 3rd answer read "turn 9" with 4 players (the frame); it is
+    the bot's own turn 3, frame 10 (frames 0-3 are turn 1, seat 2's third is 2 * 4 + 2)."""
+    path = sdk_game(tmp_path, players="4", parameters={"turns": 3})
+    result = play(path, [["--digit", "1"], ["--digit", "2"],
+                         ["--digit", "3", "--sleep-at", "3"], ["--digit", "4"]])
+    fault = result.players[2].fault
+    assert fault is not None and fault.kind is Fault.TIMEOUT
+    assert (fault.turn, fault.frame) == (3, 10)
+    assert result.to_json()["players"][2]["fault"]["frame"] == 10
+    assert (result.turns, result.frames) == (3, 13)      # 3 turns of 4 frames, then the last
