@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import platform
 import re
 import shlex
 import shutil
@@ -129,10 +130,25 @@ def match_fields(summary: dict) -> dict[str, str]:
 
 
 def generated_line(table: Table, load_before: float, load_after: float) -> str:
-    load = (f", load average {load_before:.1f} at the start and {load_after:.1f} at the end"
-            if table.check == "statistical" else "")
-    return (f"{GENERATED}{table.name}` on {datetime.now(UTC):%Y-%m-%d} at commit "
-            f"{_commit()}{load}; {_CHECK_NOTES[table.check]}._")
+    """The line under a table: the command that makes it, when, at which commit, on which CPU
+    and under what load (a timed table's figures depend on both; a deterministic one's run
+    time does), and what a re-run must give."""
+    return (f"{GENERATED}{table.name}` on {datetime.now(UTC):%Y-%m-%d} at commit {_commit()} "
+            f"on {cpu_model()} ({os.cpu_count()} cores), load average {load_before:.1f} at the "
+            f"start and {load_after:.1f} at the end; {_CHECK_NOTES[table.check]}._")
+
+
+def cpu_model() -> str:
+    """The CPU's model name as /proc/cpuinfo gives it (Linux), else the platform's name."""
+    try:
+        with open("/proc/cpuinfo") as lines:
+            for line in lines:
+                key, _, value = line.partition(":")
+                if key.strip() in ("model name", "Processor") and value.strip():
+                    return value.strip()
+    except OSError:
+        pass
+    return platform.processor() or platform.machine() or "an unknown CPU"
 
 
 def _run(table: Table, command: Command, extra: list[str], keep_files: bool) -> str:
