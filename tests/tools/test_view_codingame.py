@@ -130,6 +130,15 @@ def test_without_viewer_files_the_generic_page_says_why_in_one_line(tmp_path):
     assert (tmp_path / "plain.html").is_file()
 
 
+def test_a_page_name_for_the_viewer_is_refused_and_games_says_what_was_found(played, tmp_path):
+    replay, _ = played
+    done = run_cli("view", str(replay), "-o", str(tmp_path / "page.html"))
+    assert done.returncode == 2 and "is a folder; give a folder's name, or --generic" in done.stderr
+    assert list(tmp_path.iterdir()) == []
+    listed = run_cli("games", json.loads(replay.read_text())["game_file"])
+    assert "CodinGame's viewer: 8 files from 2 jars and folders" in listed.stdout, listed.stdout
+
+
 def test_generic_forces_botarenas_page(played, tmp_path):
     replay, _ = played
     done = run_cli("view", str(replay), "--generic", "-o", str(tmp_path / "page.html"))

@@ -33,9 +33,21 @@ def describe(game) -> list[str]:
         runner = "one JVM per job slot (host)" if file.host else "one referee process a game"
         lines.append(f"{'':<18} game file {file.path}: {file.protocol} protocol, "
                      f"{game.seats[0]}-{game.seats[1]} players, {timing}, {runner}")
+        if file.protocol == "codingame":
+            lines.append(f"{'':<18} {_viewer_line(file)}")
     else:
         lines.append(f"{'':<18} {game.turn_order.value}, {game.seats[0]}-{game.seats[1]} players, "
                      f"{clock.first_turn_ms} ms first turn, {clock.turn_ms} ms after")
     for spec in game.option_specs:
         lines.append(f"{'':<18}   --option {spec.name}={spec.default}  {spec.help}")
     return lines
+
+
+def _viewer_line(file) -> str:
+    """Whether ``view`` can show this game file's games in CodinGame's viewer, and why not."""
+    from tools.view.codingame.files import find_viewer
+    viewer = find_viewer(file)
+    if isinstance(viewer, str):
+        return f"CodinGame's viewer: none ({viewer})"
+    return (f"CodinGame's viewer: {len(viewer.files)} files from "
+            f"{len({source.root for source in viewer.files.values()})} jars and folders")

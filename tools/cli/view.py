@@ -86,6 +86,9 @@ def open_in_browser(target: str, otherwise: str) -> None:
 
 def _run_codingame(args, view, replay_path: Path) -> int:
     serve = args.serve if args.serve is not None else (0 if args.open else None)
+    if args.output and args.output.endswith((".html", ".htm")):
+        raise UsageError(f"-o {args.output}: CodinGame's viewer of {view.game} is a folder; give a "
+                         "folder's name, or --generic for botarena's page in one file")
     if args.output:
         out = Path(args.output)
     elif serve is None:

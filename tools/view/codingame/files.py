@@ -22,7 +22,7 @@ from referee.external.gamefile import GameFile
 
 # what the wrapper page loads: without any of these there is no CodinGame viewer to show
 REQUIRED = {"player.js": "the SDK runner's player", "player.html": "the SDK runner's player page",
-            "core/Drawer.js": "the SDK core's viewer", "config.js": "the game's viewer (config.js)"}
+            "core/Drawer.js": "the SDK core's viewer", "config.js": "the game's viewer"}
 # the SDK runner's IDE pages (they load angular and jQuery from CDNs), replaced by botarena's
 # page, and the files botarena writes itself (assets.js, demo.js), as the runner does
 REPLACED = frozenset({"test.html", "test.css", "app.js", "stub.html", "stub.js", "stub.css",
