@@ -61,6 +61,7 @@ FORBIDDEN = [
     ("tools.arena", "tools.cli"), ("tools.stats", "tools.cli"), ("tools.stats", "tools.arena"),
     ("tools.arena", "tools.tune"), ("tools.tune", "tools.cli"),
     ("tools.bundle", "tools.cli"), ("tools.bench", "tools.cli"),
+    ("tools.ladder", "tools.cli"), ("tools.arena", "tools.ladder"), ("tools.stats", "tools.ladder"),
 ]
 
 

@@ -18,6 +18,8 @@ BENCHMARKS = {
     "bundle": ("tools.bench.bundle", "bundled against unbundled speed, start-up, sizes"),
     "cluster": ("tools.bench.cluster", "games/s on --cluster local:W against --jobs W (instant "
                                        "and ~1 s tictactoe games), latency the scheduler adds"),
+    "ladder": ("tools.bench.ladder", "games the ladder's scheduling needs against a round robin: "
+                                     "8 bots of measured strengths and a 9th mid-run"),
     "view": ("tools.bench.view", "replay viewer: a 150-turn xmas_rush page's size, open and step "
                                  "times in headless Chromium"),
     "jobs": ("tools.bench.jobs", "timeouts of busy 40-of-50 ms bots in simultaneous games with "

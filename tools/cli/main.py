@@ -12,8 +12,8 @@ from referee.harness.process import become_subreaper, close_all
 from tools.arena.printable import printable
 from tools.cli.output import OutputFailed, guarded_stdout, output_failure, silence_stdout
 
-COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "sweep", "tune",
-            "bundle", "starter", "bench")
+COMMANDS = ("play", "games", "bots", "replay", "view", "match", "league", "ladder", "sweep",
+            "tune", "bundle", "starter", "bench")
 
 
 class _Parser(argparse.ArgumentParser):
