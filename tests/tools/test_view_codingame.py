@@ -117,6 +117,26 @@ def test_a_port_in_use_is_one_line(played):
         len(done.stderr.splitlines()) == 1
 
 
+def test_botarenas_page_served_too(tmp_path):
+    replay = tmp_path / "ttt.json"
+    assert run_cli("play", "tictactoe", "random", "random", "--seed", "1", "--replay", str(replay),
+                   "--quiet").returncode == 0
+    assert run_cli("view", str(replay), "--serve", "70000").stderr == \
+        "botarena: --serve 70000: a port is 0 to 65535\n"
+    process = subprocess.Popen([sys.executable, "-m", "tools.cli", "view", str(replay), "--serve"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        assert process.stdout.readline().startswith(f"wrote {tmp_path / 'ttt.html'}")
+        url = process.stdout.readline().split()[1]
+        assert url.endswith("/ttt.html")
+        with urllib.request.urlopen(url, timeout=30) as response:
+            assert b"botarena-data" in response.read()
+    finally:
+        process.send_signal(signal.SIGINT)
+        process.communicate(timeout=30)
+    assert process.returncode == 0
+
+
 def test_without_viewer_files_the_generic_page_says_why_in_one_line(tmp_path):
     path = sdk_game(tmp_path, parameters={"turns": 2})
     replay = tmp_path / "plain.json"
