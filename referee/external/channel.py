@@ -12,6 +12,7 @@ pipe, which is its normal end, not a fault.
 from __future__ import annotations
 
 import os
+import threading
 import time
 from collections import deque
 from collections.abc import Sequence
@@ -23,6 +24,28 @@ from referee.harness.process import BotFault, BotProcess, BotStartError
 
 MAX_REFEREE_LINE = 64 << 20         # a viewer frame of a big game is a few hundred KB
 STDERR_TAIL_CHARS = 4000            # the referee's stderr kept for a referee error
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") else 100
+
+_cpu_lock = threading.Lock()
+_cpu = {"processes": 0, "cpu_s": 0.0, "startup_cpu_s": 0.0}
+
+
+def process_cpu_s(pid: int) -> float | None:
+    """The CPU time (user + system, every thread) process ``pid`` used, from /proc (None when
+    it cannot be read: reaped, or not Linux). An exited process not yet reaped still has it."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+    except (OSError, IndexError, ValueError):
+        return None
+
+
+def referee_cpu() -> dict[str, float]:
+    """The CPU of every referee process closed so far in this process (``bench host``): how
+    many, their CPU seconds, and the part each spent before its first game (a host's start-up)."""
+    with _cpu_lock:
+        return dict(_cpu)
 
 
 class Channel(Protocol):
@@ -48,6 +71,7 @@ class RefereeProcess(BotProcess):
         self.label = label
         self._tail: deque[str] = deque()
         self._tail_chars = 0
+        self.startup_cpu_s = 0.0            # a host's CPU once ready for games (set by it)
 
     def write(self, lines: Sequence[str], timeout_s: float = 10.0) -> bool:
         """Send ``lines``; False when the referee has closed its input (it has finished)."""
@@ -93,6 +117,16 @@ class RefereeProcess(BotProcess):
 
     def end_of_game(self) -> None:
         """Nothing to do: a referee process exits by itself after its scores."""
+
+    def close(self) -> None:
+        """End the referee (see BotProcess.close), its CPU time counted in ``referee_cpu``."""
+        cpu = None if self._closed else process_cpu_s(self.pid)
+        super().close()
+        if cpu is not None and self._closed:    # (from another thread it only killed)
+            with _cpu_lock:
+                _cpu["processes"] += 1
+                _cpu["cpu_s"] += cpu
+                _cpu["startup_cpu_s"] += self.startup_cpu_s
 
     def stderr_tail(self) -> str:
         """The last few thousand characters the referee wrote on stderr."""

@@ -30,7 +30,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.api import RefereeError, UsageError
-from referee.external.channel import RefereeProcess
+from referee.external.channel import RefereeProcess, process_cpu_s
 from referee.external.gamefile import GameFile, HostSettings
 
 SOURCE = Path(__file__).with_name("java") / "RefereeHost.java"
@@ -111,6 +111,7 @@ class RefereeHost(RefereeProcess):
         if line != READY:
             raise RefereeError(f"{self.label} said {line!r} instead of {READY}", self.stderr_tail())
         self.thread = threading.get_ident()
+        self.startup_cpu_s = process_cpu_s(self.pid) or 0.0
 
 
 class HostSession:

@@ -24,6 +24,9 @@ BENCHMARKS = {
                                  "times in headless Chromium"),
     "jobs": ("tools.bench.jobs", "timeouts of busy 40-of-50 ms bots in simultaneous games with "
                                  "--jobs = cores, and the load average"),
+    "host": ("tools.bench.host", "a CodinGame referee's CPU per game (its host = true JVMs or "
+                                 "one JVM a game), the bots' and botarena's, games/s against "
+                                 "the CPU bound (GAME.toml BOT BOT)"),
     "throughput": ("tools.bench.throughput", "xmas_rush games/s of instant bots against the bound "
                                              "of start-ups and pipe round trips; referee CPU per answer"),
 }
