@@ -92,10 +92,29 @@ def compiled_host(java: str) -> Path:
     return folder
 
 
+# The JVM's own warnings (unified logging: a CDS archive it cannot map, JFR's start-up line...)
+# go to stdout by default, into the protocol: the host sends them to stderr.
+JVM_LOG_TO_STDERR = ("-Xlog:disable", "-Xlog:all=warning:stderr")
+# C1 alone: each game's classes are new to the JVM (a fresh loader), so C2 recompiles them every
+# game for code that runs one game; measured on Spring 2021, C1 halves the host's CPU a game
+# (docs/benchmarks.md). Added unless jvm_options choose the compilers themselves.
+C1_ONLY = "-XX:TieredStopAtLevel=1"
+_JIT_OPTIONS = ("-XX:TieredStopAtLevel", "-XX:+TieredCompilation", "-XX:-TieredCompilation",
+                "-Xint", "-Xcomp", "-Xmixed", "-XX:CompilationMode")
+
+
+def jvm_defaults(jvm_options: Sequence[str]) -> list[str]:
+    """The options the host's JVM gets before the game file's own ``jvm_options``."""
+    defaults = list(JVM_LOG_TO_STDERR)
+    if not any(option.startswith(_JIT_OPTIONS) for option in jvm_options):
+        defaults.append(C1_ONLY)
+    return defaults
+
+
 def host_command(settings: HostSettings) -> list[str]:
     """The host's JVM command line (RefereeHost compiled first when it is not yet)."""
     classes = compiled_host(settings.java)
-    return [settings.java, *settings.jvm_options, "-cp",
+    return [settings.java, *jvm_defaults(settings.jvm_options), *settings.jvm_options, "-cp",
             os.pathsep.join([*settings.libraries, str(classes)]), "RefereeHost",
             os.pathsep.join(settings.classpath)]
 

@@ -94,7 +94,8 @@ def test_the_prompt_shows_the_referee_hosts_jvm_and_its_fallback(tmp_path):
     done = run_cli("replay", str(replay), env={**os.environ, "XDG_CACHE_HOME": str(tmp_path)})
     assert done.returncode == 2, done.stderr
     shown = done.stderr.splitlines()
-    assert shown[3].startswith("  referee host: java -Dleague.level=3 -cp ")
+    assert shown[3].startswith("  referee host: java -Xlog:disable -Xlog:all=warning:stderr "
+                               "-XX:TieredStopAtLevel=1 -Dleague.level=3 -cp ")
     assert shown[3].endswith(f"RefereeHost {tmp_path}")
     assert shown[4] == (f"  referee without the host: java -Dleague.level=3 -cp {tmp_path} "
                         "com.codingame.gameengine.core.RefereeMain")

@@ -5,6 +5,7 @@ per game. The referee is our own Java stand-in for the SDK's RefereeMain
 from __future__ import annotations
 
 import json
+import re
 import time
 import uuid
 
@@ -170,3 +171,52 @@ def test_a_match_never_records_what_a_finished_game_printed_later(tmp_path, clas
         assert sorted(player["score"] for player in record["players"]) == [6, 15]
     assert "999" not in out.read_text()
     assert done.stderr.count("left threads running after its end") == 1, done.stderr
+
+
+def test_the_hosts_jvm_runs_c1_unless_the_game_file_chooses_its_compilers():
+    assert host.jvm_defaults(["-Dleague.level=3"]) == [*host.JVM_LOG_TO_STDERR, host.C1_ONLY]
+    for chosen in ("-XX:TieredStopAtLevel=4", "-XX:-TieredCompilation", "-Xint"):
+        assert host.jvm_defaults([chosen, "-Xmx128m"]) == list(host.JVM_LOG_TO_STDERR), chosen
+
+
+def test_a_jvm_warning_goes_to_the_hosts_stderr_not_into_the_protocol(tmp_path, classes, capsys):
+    """-XX:+UseLargePages on a machine without large pages makes the JVM warn at start-up,
+    on stdout by default: the host would then fail to start (its first line not READY)."""
+    tag = uuid.uuid4().hex
+    path = _host_game(tmp_path, classes, tag, "warning")
+    path.write_text(path.read_text().replace("jvm_options = [", 'jvm_options = ["-XX:+UseLargePages", '))
+    result = play(path, [["--digit", "2"], ["--digit", "5"]])
+    assert result.referee_error is None, result.referee_error
+    assert len(processes_with(tag)) == 1                  # the game ran on the host
+    assert "not used any more" not in capsys.readouterr().err
+
+
+def test_a_hosts_cpu_is_counted_once_when_it_ends_its_start_up_apart(tmp_path, classes):
+    """bench host's figures: channel.referee_cpu gets each referee process once, at its end."""
+    from referee.external.channel import referee_cpu
+    path = _host_game(tmp_path, classes, uuid.uuid4().hex, "counted")
+    before = referee_cpu()
+    for seed in range(2):
+        assert play(path, [["--digit", "2"], ["--digit", "5"]], seed=seed).referee_error is None
+    assert referee_cpu() == before                        # the host lives on between games
+    host.close_hosts()
+    host.close_hosts()
+    after = referee_cpu()
+    assert after["processes"] == before["processes"] + 1
+    startup = after["startup_cpu_s"] - before["startup_cpu_s"]
+    assert 0 < startup <= after["cpu_s"] - before["cpu_s"]
+
+
+@pytest.mark.full
+def test_bench_host_prints_the_cpu_a_game_of_the_host_the_bots_and_botarena(tmp_path, classes):
+    path = _host_game(tmp_path, classes, uuid.uuid4().hex, "bench")
+    done = run_cli("bench", "host", str(path), digit_bot("--digit", "2"), digit_bot("--digit", "5"),
+                   "-n", "2", "--jobs", "1", timeout=180)
+    assert done.returncode == 0, done.stderr[-2000:]
+    for pattern in (r"2 games in [\d.]+ s: [\d.]+ games/s \(--jobs 1, \d+ cores\)",
+                    r"referee host: \d+ JVMs, start-up \d+ ms CPU each \(once per host\); "
+                    r"[\d.]+ ms CPU a game",
+                    r"bots: [\d.]+ ms CPU a game \(both\); botarena: [\d.]+ ms; total [\d.]+ ms",
+                    r"bound \(the cores over the CPU a game\): [\d.]+ games/s; actual / bound [\d.]+",
+                    r"load average before: ", r"load average after: "):
+        assert re.search(pattern, done.stdout), f"{pattern!r} not in:\n{done.stdout}"
