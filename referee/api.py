@@ -86,12 +86,15 @@ class Answer(NamedTuple):
     """One answer line and its wall latency. ``cpu_ms``: the bot's CPU time since its
     previous measured answer; ``wait_ms``: the time it was runnable but waiting for a CPU
     (machine overload). Both are None for answers faster than 1 ms, where reading them
-    would cost more than the answer (they then count towards the next measured answer)."""
+    would cost more than the answer (they then count towards the next measured answer).
+    ``timing_uncertain``: read past its deadline, and when it was written cannot be told
+    (see ``referee.harness.arrival``): counted, but the game's result is not a sure one."""
 
     line: str
     latency_ms: float
     cpu_ms: float | None
     wait_ms: float | None = None
+    timing_uncertain: bool = False
 
 
 @dataclass(frozen=True, slots=True)

@@ -156,7 +156,9 @@ class _Match:
         self.margins: list[float | None] = [None] * count
         self.waits: list[float] = [0.0] * count
         self.wait_lists: list[list[float | None]] = [[] for _ in range(count)]
-        self.late: list[tuple[int, int, float, float]] = []    # (seat, turn, latency, deadline)
+        # answers read past their deadline whose time of writing is unknown: (seat, turn,
+        # latency, deadline); they count, and make the game's timing uncertain
+        self.uncertain: list[tuple[int, int, float, float]] = []
         self.answered = [0] * count
         self.asked = [0] * count                # per seat: requests so far (its own turns)
         self.game_file: str | None = None       # a game file's game: its path (for a re-run)
@@ -261,7 +263,8 @@ class _Match:
         waits = [answer.wait_ms for answer in answers if answer.wait_ms is not None]
         last = answers[-1]
         self.last_answer = Answer(last.line, last.latency_ms, sum(cpu) if cpu else None,
-                                  sum(waits) if waits else None)
+                                  sum(waits) if waits else None,
+                                  any(answer.timing_uncertain for answer in answers))
         return tuple(answer.line for answer in answers), self.last_answer
 
     def _refuse(self, refused: Sequence[Verdict], turn: int) -> None:
@@ -295,9 +298,10 @@ class _Match:
             # (a first answer includes start-up, when every bot of the game starts at once)
             self.waits[seat] = wait_ms
         margin = budget_ms - latency_ms
-        if margin < -grace_ms:
-            # found past the deadline: only a harness that woke late can (see read_line)
-            self.late.append((seat, turn, latency_ms, budget_ms + grace_ms))
+        if answer.timing_uncertain or margin < -grace_ms:
+            # found past the deadline by a harness that woke late, and not known to have been
+            # written after it (that is a timeout: see read_line)
+            self.uncertain.append((seat, turn, latency_ms, budget_ms + grace_ms))
         smallest = self.margins[seat]
         if smallest is None or margin < smallest:
             self.margins[seat] = margin
@@ -324,24 +328,25 @@ class _Match:
             if wait >= threshold_ms:
                 found.append(f"seat {seat} waited up to {wait:.0f} ms in one turn for a free CPU: "
                              "the machine is overloaded (run fewer jobs at once)")
-        found.extend(self._late_warnings())
+        found.extend(self._uncertain_warnings())
         lag = 0.0 if self.lag_from is None else monitor.max_lag_ms(self.lag_from)
         if lag >= max(10.0, self.clock.grace_ms):
             found.append(f"the harness was delayed up to {lag:.0f} ms: the machine is overloaded, "
                          "timeouts may be spurious (run fewer jobs at once)")
         return found
 
-    def _late_warnings(self) -> list[str]:
-        """One line per seat with answers read past their deadline (the latest of them)."""
+    def _uncertain_warnings(self) -> list[str]:
+        """One line per seat with answers of uncertain timing (the latest of them)."""
         lines = []
-        for seat in sorted({seat for seat, _, _, _ in self.late}):
-            answers = [late for late in self.late if late[0] == seat]
+        for seat in sorted({seat for seat, _, _, _ in self.uncertain}):
+            answers = [late for late in self.uncertain if late[0] == seat]
             _, turn, latency_ms, deadline_ms = max(answers, key=lambda late: late[2] - late[3])
             more = f" (and {len(answers) - 1} more)" if len(answers) > 1 else ""
             lines.append(f"seat {seat}'s answer at turn {turn} was read {latency_ms - deadline_ms:.1f} "
-                         f"ms past its {deadline_ms:.0f} ms deadline{more}: counted, because the "
-                         "harness itself was late to look (it may have come in time): the machine "
-                         "is overloaded (run fewer jobs at once)")
+                         f"ms past its {deadline_ms:.0f} ms deadline{more}, and when it was "
+                         "written cannot be told: counted, but the game's timing is uncertain "
+                         "(the harness itself was late to look: the machine is overloaded; run "
+                         "fewer jobs at once)")
         return lines
 
     def result(self) -> MatchResult:
@@ -372,4 +377,5 @@ class _Match:
                            turns=turns, reason=reason, winner=winner, players=results,
                            records=self.records, wall_s=time.perf_counter() - self.started_at,
                            referee_error=referee_error, warnings=self.warnings(),
-                           frames=frames, game_file=self.game_file)
+                           frames=frames, game_file=self.game_file,
+                           timing_uncertain=bool(self.uncertain))

@@ -57,6 +57,9 @@ class MatchResult:
     wall_s: float = 0.0
     referee_error: str | None = None    # set when the referee failed: the game has no result
     warnings: list[str] = field(default_factory=list)
+    # an answer was read past its deadline and when it was written cannot be told: not a sure
+    # result (match, league, sweep and tune play such a game again; see referee.harness.arrival)
+    timing_uncertain: bool = False
     frames: int | None = None           # a referee whose steps are frames: their count
     game_file: str | None = None        # a game file's game: the file's path (``game`` its name)
 
@@ -96,6 +99,8 @@ class MatchResult:
             data["referee_error"] = self.referee_error
         if self.warnings:
             data["warnings"] = self.warnings
+        if self.timing_uncertain:
+            data["timing_uncertain"] = True
         return data
 
 

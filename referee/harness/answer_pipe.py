@@ -5,7 +5,8 @@ stdout, stderr and a descriptor that becomes readable when the bot exits (a pidf
 together by the calling thread, with no thread per bot: stderr is read as it comes while the bot
 answers, into a big pipe, so a bot that floods it does not block and is not slowed; what it
 writes between its turns waits in the pipe. The usual answer takes one wait and one read (the
-fast path of ``read_line``), and no wait ends past the deadline.
+fast path of ``read_line``), and no wait ends past the deadline. An answer found past it (the
+harness itself got the CPU late) is judged by when the kernel says it was written (``arrival``).
 
 Nothing here knows of processes: ``AnswerPipe`` reads any pipe pair the same way (an
 ``os.pipe()`` in the tests). ``BotProcess`` (``process``) is one, with a process behind it: it
@@ -20,7 +21,9 @@ import time
 from typing import TypeVar
 
 from referee.api import Answer, BotFault, Fault
+from referee.harness import arrival
 from referee.harness import fault_wording as wording
+from referee.harness.arrival import Arrival
 from referee.harness.bot_stderr import StderrLog
 from referee.harness.cpu_clock import CpuClock
 
@@ -53,8 +56,9 @@ class AnswerPipe:
 
     def __init__(self, stdout_fd: int, stderr_fd: int, exit_fd: int | None = None, *,
                  max_line_chars: int = MAX_LINE_CHARS,
-                 stderr_tail_bytes: int = STDERR_TAIL_BYTES) -> None:
+                 stderr_tail_bytes: int = STDERR_TAIL_BYTES, stamped: bool = False) -> None:
         self.max_line_chars = max_line_chars
+        self.stamped = stamped          # stdout is a FIFO the kernel stamps (see arrival)
         self.stderr = StderrLog(stderr_tail_bytes)
         self._buffer = bytearray()
         self._stdout_fd, self._stderr_fd, self._exit_fd = stdout_fd, stderr_fd, exit_fd
@@ -178,15 +182,35 @@ class AnswerPipe:
             del buffer[:newline + 1]
         if (buffer and last) or len(raw) > self.max_line_chars:
             self._refuse_extra_or_long(raw)
+        uncertain = False
+        if finished > started + timeout_s:      # found late: when was it written?
+            finished, uncertain = self._arrival(started, timeout_s, finished)
         try:
             line = raw.decode()
         except UnicodeDecodeError:
             raise BotFault(Fault.BAD_OUTPUT, wording.not_utf8(raw)) from None
         latency_ms = (finished - started) * 1000
         if latency_ms < _CPU_SAMPLE_MS:
-            return Answer(line, latency_ms, None, None)
+            return Answer(line, latency_ms, None, None, uncertain)
         cpu_ms, wait_ms = self._cpu.lap(latency_ms)
-        return Answer(line, latency_ms, cpu_ms, wait_ms)
+        return Answer(line, latency_ms, cpu_ms, wait_ms, uncertain)
+
+    def _arrival(self, started: float, timeout_s: float, found: float) -> tuple[float, bool]:
+        """An answer the harness found past its deadline (it got the CPU late), judged by when
+        the kernel says it was written: a timeout if after the deadline; if before, its
+        latency is at most the end of the stamp's window; else (no stamp, or a stamp too close
+        to the deadline to tell) it counts as found, and is uncertain (the second value)."""
+        deadline = started + timeout_s
+        stamp = arrival.written_at(self._stdout_fd) if self.stamped else None
+        verdict = arrival.judge(stamp, deadline)
+        if verdict is Arrival.LATE:
+            assert stamp is not None
+            raise BotFault(Fault.TIMEOUT, wording.written_late(
+                timeout_s, (stamp - started) * 1000, (found - started) * 1000))
+        if verdict is Arrival.IN_TIME:
+            assert stamp is not None
+            return min(found, stamp + arrival.WINDOW_S), False
+        return found, True
 
     def _whole_line_read(self) -> bytes | None:
         """One read of stdout: the line without its end if it is exactly one whole line, else
@@ -207,9 +231,8 @@ class AnswerPipe:
         and the clock when the wait that found it ended.
 
         No wait ends past the deadline (poll's whole milliseconds are rounded down, the last
-        fraction waited in select to the microsecond): an answer that arrives after it is
-        late, while one already there when an overloaded harness wakes up late still counts
-        (its latency then passes the deadline, and the game's result says so).
+        fraction waited in select to the microsecond). An overloaded harness can still wake
+        up late and find an answer there: ``read_line`` judges it by when it was written.
         ``now``: the clock as the caller just read it, for the first wait.
         """
         buffer, stdout_fd = self._buffer, self._stdout_fd
@@ -219,6 +242,13 @@ class AnswerPipe:
             remaining = deadline - (_now() if now is None else now)
             now = None
             if remaining <= 0:
+                # a last look: what came while this thread waited for a CPU since its last
+                # look is judged by when it was written (read_line), not called late unseen
+                old_length = len(buffer)
+                if self._fill_once() > 0:
+                    newline = buffer.find(b"\n", old_length)
+                    if newline >= 0:
+                        return newline, _now()
                 raise self._deadline_fault(timeout_s)
             events = self._wait(remaining)
             found_at = _now()

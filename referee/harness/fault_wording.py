@@ -57,6 +57,13 @@ def no_answer(timeout_s: float, partial: bytes | bytearray, cpu_use: str = "", h
     return detail
 
 
+def written_late(timeout_s: float, written_ms: float, read_ms: float) -> str:
+    """An answer found past the deadline, which the kernel's stamp says was written after it."""
+    return (f"no answer within {timeout_s * 1000:.0f} ms: its answer was written "
+            f"{written_ms:.0f} ms after its input (the kernel's time of the write; botarena, "
+            f"itself waiting for a CPU, read it at {read_ms:.0f} ms)")
+
+
 def cpu_use(cpu_ms: float, wait_ms: float | None, overloaded: bool) -> str:
     """What the bot did with the time it was given: its CPU time, its wait for a CPU, and
     whether it was still waiting for one at the deadline (``overloaded``)."""

@@ -36,7 +36,7 @@ from collections.abc import Sequence
 from typing import IO
 
 from referee.api import Answer, BotFault, Fault  # (Player's values: see referee.api)
-from referee.harness import cgroup, guardian
+from referee.harness import arrival, cgroup, guardian
 from referee.harness import fault_wording as wording
 from referee.harness.answer_pipe import MAX_LINE_CHARS, READ_CHUNK, STDERR_TAIL_BYTES, AnswerPipe
 from referee.harness.cpu_clock import CpuClock
@@ -88,6 +88,7 @@ def process_setup() -> None:
 def _at_exit() -> None:
     close_all()
     cgroup.remove_run_folder()
+    arrival.remove_folder()
     guardian.stop()
 
 
@@ -116,10 +117,22 @@ class BotProcess(AnswerPipe):
         self.line_buffered = line_buffered          # stdout as CodinGame runs bots: see output_buffering
         if line_buffered:
             environment.update(line_buffering_variables(environment))
-        started, self._cgroup_move = _start(self.argv, self.name, cwd, environment, sandboxed,
-                                            f"{MARKER_VARIABLE}={self.marker}".encode())
+        fifo = arrival.stamped_pipe()           # stdout: its writes are stamped, see arrival
+        try:
+            started, self._cgroup_move = _start(
+                self.argv, self.name, cwd, environment, sandboxed,
+                f"{MARKER_VARIABLE}={self.marker}".encode(),
+                subprocess.PIPE if fifo is None else fifo[1])
+        except BaseException:
+            if fifo is not None:
+                os.close(fifo[0])
+            raise
+        finally:
+            if fifo is not None:
+                os.close(fifo[1])               # the bot's end: its alone now
         self._proc, self._own_folder = started.process, started.own_folder
-        self._stdin, self._stdout, self._stderr = _pipes(self._proc)
+        self._stdin, self._stdout, self._stderr = _pipes(self._proc,
+                                                         None if fifo is None else fifo[0])
         self.pid = self._proc.pid               # bwrap's, for a sandboxed bot
         self.bot_pid = started.bot_pid or self.pid      # the bot's own process: CPU and memory
         guardian.watch(self.pid)                # its process group, killed if we die
@@ -136,7 +149,8 @@ class BotProcess(AnswerPipe):
         except OSError:
             pass
         super().__init__(self._stdout.fileno(), stderr_fd, self._open_pidfd(),
-                         max_line_chars=max_line_chars, stderr_tail_bytes=stderr_tail_bytes)
+                         max_line_chars=max_line_chars, stderr_tail_bytes=stderr_tail_bytes,
+                         stamped=fifo is not None)
         self._poll_in = select.poll()
         self._poll_in.register(self._stdin_fd, select.POLLOUT)
         self._cpu = CpuClock(self.bot_pid)
@@ -359,7 +373,7 @@ class BotProcess(AnswerPipe):
 
 
 def _start(argv: list[str], name: str, cwd: str | None, environment: dict[str, str],
-           sandboxed: bool, marker: bytes
+           sandboxed: bool, marker: bytes, stdout: int
            ) -> tuple[StartedBot, cgroup.BotCgroup | cgroup.CgroupMove | None]:
     """Start the bot inside a cgroup of its own where one can be made (see ``spawn``), or
     moved in just after it started where it cannot be started inside (or ``_ENTER_AT_START``
@@ -367,7 +381,8 @@ def _start(argv: list[str], name: str, cwd: str | None, environment: dict[str, s
     group = cgroup.new_bot_cgroup()
     try:
         started = start_bot(argv, name, cwd, environment, sandboxed,
-                            group.procs if group is not None and _ENTER_AT_START else None)
+                            group.procs if group is not None and _ENTER_AT_START else None,
+                            stdout)
     except BaseException:
         if group is not None:
             group.remove()
@@ -381,11 +396,14 @@ def _thread_alive(ident: int) -> bool:
     return any(thread.ident == ident for thread in threading.enumerate())
 
 
-def _pipes(process: subprocess.Popen[bytes]) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
-    """The bot's stdin, stdout and stderr (``spawn`` opens all three: Popen types them optional)."""
-    if process.stdin is None or process.stdout is None or process.stderr is None:
+def _pipes(process: subprocess.Popen[bytes], stdout_fd: int | None
+           ) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
+    """The bot's stdin, stdout and stderr: ``spawn`` opens the pipes (Popen types them optional),
+    ``stdout_fd`` is the reading end of the stdout we gave, if we gave one."""
+    stdout = process.stdout if stdout_fd is None else open(stdout_fd, "rb", buffering=0)
+    if process.stdin is None or stdout is None or process.stderr is None:
         raise AssertionError("a bot is started with three pipes")
-    return process.stdin, process.stdout, process.stderr
+    return process.stdin, stdout, process.stderr
 
 
 def close_all() -> None:

@@ -55,17 +55,19 @@ class StartedBot(NamedTuple):
 
 
 def start_bot(argv: list[str], name: str, cwd: str | None, environment: dict[str, str],
-              sandboxed: bool, cgroup_procs: str | None = None) -> StartedBot:
-    """Start ``argv`` with three pipes, in a session of its own (under bwrap if sandboxed),
+              sandboxed: bool, cgroup_procs: str | None = None,
+              stdout: int = subprocess.PIPE) -> StartedBot:
+    """Start ``argv`` with pipes on stdin and stderr and ``stdout`` (a new pipe, or the writing
+    end of one given: see ``arrival``), in a session of its own (under bwrap if sandboxed),
     inside the cgroup whose ``cgroup.procs`` is ``cgroup_procs`` where that is given."""
     if not argv or not argv[0]:
         raise BotStartError(f"cannot start bot {name!r}: empty command")
     if sandboxed:
-        return _start_sandboxed(argv, name, cwd, environment, cgroup_procs)
+        return _start_sandboxed(argv, name, cwd, environment, cgroup_procs, stdout)
     if cgroup_procs is not None and _check_program(argv[0], name, cwd, environment):
         entering = entering_argv(cgroup_procs, environment, argv)
-        return StartedBot(_popen(entering, name, cwd, environment), None, None, True)
-    return StartedBot(_popen(argv, name, cwd, environment), None, None, False)
+        return StartedBot(_popen(entering, name, cwd, environment, stdout), None, None, True)
+    return StartedBot(_popen(argv, name, cwd, environment, stdout), None, None, False)
 
 
 def entering_argv(cgroup_procs: str, environment: dict[str, str], argv: list[str]) -> list[str]:
@@ -75,8 +77,8 @@ def entering_argv(cgroup_procs: str, environment: dict[str, str], argv: list[str
             "-" if pwd is None else "=" + pwd, *argv]
 
 
-def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
-                     environment: dict[str, str], cgroup_procs: str | None) -> StartedBot:
+def _start_sandboxed(argv: list[str], name: str, cwd: str | None, environment: dict[str, str],
+                     cgroup_procs: str | None, stdout: int) -> StartedBot:
     own_folder: str | None = None           # one made for the bot (absolute), removed with it
     if cwd is None:
         own_folder = folder = _own_folder()
@@ -87,7 +89,8 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None,
         wrapped = sandbox.sandboxed_argv(argv, folder, writer)
         if cgroup_procs is not None:            # bwrap itself enters it, before its first fork
             wrapped = entering_argv(cgroup_procs, environment, wrapped)
-        process = sandbox.spawner.run(lambda: _popen(wrapped, name, None, environment, (writer,)))
+        process = sandbox.spawner.run(lambda: _popen(wrapped, name, None, environment, stdout,
+                                                            (writer,)))
     except BaseException:
         os.close(reader)
         if own_folder is not None:
@@ -181,11 +184,11 @@ def _not_executable(program: str, name: str) -> BotStartError:
 
 
 def _popen(argv: list[str], name: str, cwd: str | None, environment: dict[str, str],
-           pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
+           stdout: int, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
     program = argv[0]
     try:
         return subprocess.Popen(
-            argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
+            argv, stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE,
             bufsize=0, cwd=cwd, env=environment, start_new_session=True, close_fds=True,
             pass_fds=pass_fds)
     except FileNotFoundError:

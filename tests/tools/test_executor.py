@@ -169,3 +169,42 @@ def test_jobs_and_cluster_together_is_a_usage_error():
     done = run_cli("match", "tictactoe", "random", "random", "-n", "2", "--jobs", "1",
                    "--cluster", "local:1")
     assert done.returncode == 2 and "--jobs is for games on this machine" in done.stderr
+
+
+class _UncertainArena:
+    """Stands in for Arena.play: the game on seed 12 is of uncertain timing its first
+    ``uncertain_plays`` times, every other game a sure result."""
+
+    def __init__(self, uncertain_plays: int):
+        self.left = uncertain_plays
+        self.plays: list[int] = []
+
+    def play(self, job, on_turn=None, on_turns_done=None, on_bots_started=None):
+        from referee.result import MatchResult
+        self.plays.append(job.seed)
+        uncertain = job.seed == 12 and self.left > 0
+        self.left -= uncertain
+        if on_bots_started is not None:
+            on_bots_started()
+        if on_turns_done is not None:
+            on_turns_done()
+        return MatchResult("tictactoe", job.seed, {}, 5, "three in a row", 0, [],
+                           timing_uncertain=uncertain)
+
+
+@pytest.mark.parametrize("uncertain_plays, handed_on_uncertain", [(1, False), (5, True)])
+def test_a_game_of_uncertain_timing_is_played_again_a_bounded_number_of_times(
+        uncertain_plays, handed_on_uncertain):
+    """Played again on the same seed until sure, at most TIMING_REPLAYS more times; then handed
+    on as it is (marked uncertain, for the tallies to keep apart); every other game once."""
+    from tools.arena.runner import TIMING_REPLAYS
+    arena = _UncertainArena(uncertain_plays)
+    results = []
+    with LocalExecutor(arena, 1, cores=1) as executor:    # (a stand-in: no bots to start)
+        outcome = run_jobs(executor, [GameJob(n, ("a", "b"), 11 + n) for n in range(3)],
+                           on_result=lambda job, result: results.append(result) and False)
+    replays = min(uncertain_plays, TIMING_REPLAYS)
+    assert sorted(arena.plays) == sorted([11, 12, 13] + [12] * replays)
+    assert outcome.played == 3 and outcome.replayed == replays
+    assert [result.seed for result in results if result.timing_uncertain] == \
+        ([12] if handed_on_uncertain else [])

@@ -127,7 +127,7 @@ def test_the_summary_of_a_mixed_record_holds_hand_worked_figures():
         # a answered 1, 2, 3 ms: p50 is the value at index int(0.5 * 3) = 1
         "latency_ms": {"a": {"p50": 2.0, "p99": 3.0, "max": 3.0},
                        "b #2": {"p50": 10.0, "p99": 10.0, "max": 10.0}},
-        "answers": {"a": 3, "b #2": 1}, "void": 1,
+        "answers": {"a": 3, "b #2": 1}, "void": 1, "timing_uncertain": 0,
         # a scored 5, 2, 0, 6, 3 (mean 16/5); b 1, 2, 4, 1, 3 (mean 11/5)
         "mean_score": {"a": {"mean": 3.2, "ci95": [1.433, 4.793]},
                        "b #2": {"mean": 2.2, "ci95": [1.454, 3.207]}},
@@ -364,3 +364,14 @@ def test_a_mean_score_and_its_interval_share_one_number_of_decimals():
     assert mean_with_interval(43.35, 41.2, 45.5) == "43.35 [41.20, 45.50]"
     assert mean_with_interval(1, 1, 1) == "1.000 [1.000, 1.000]"
     assert mean_with_interval(1500, 1234.56, 1800) == "1500.0 [1234.6, 1800.0]"
+
+
+def test_a_game_of_uncertain_timing_is_kept_apart_and_counted_in_the_summary():
+    tally = HeadToHead("a", "b")
+    tally.add(_record(1, ["a", "b"], WIN))
+    tally.add({**_record(1, ["b", "a"], WIN), "timing_uncertain": True})
+    assert (tally.wins, tally.draws, tally.losses, tally.pentanomial()) == (1, 0, 0, [0] * 5)
+    summary = tally.summary()
+    assert summary["timing_uncertain"] == 1 and summary["games"] == 1
+    assert "  timing uncertain: 1 game(s) kept apart, not counted above (see timing_uncertain " \
+           "in the results file)" in summary_lines(summary)

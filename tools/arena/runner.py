@@ -12,6 +12,7 @@ discarded), and the caller prints what finished.
 """
 from __future__ import annotations
 
+import collections
 import signal
 import threading
 from collections.abc import Callable, Iterable, Sequence
@@ -44,11 +45,18 @@ def to_record(result: MatchResult, job: GameJob, identity: RunIdentity,
 
 # -- running ----------------------------------------------------------------------------------
 
+# a game whose timing is uncertain (an answer read past its deadline by an overloaded harness,
+# and when it was written cannot be told: see referee.harness.arrival) is played again on its
+# seed up to this many times; if still uncertain, it is handed on marked so, and kept apart
+TIMING_REPLAYS = 2
+
+
 @dataclass
 class RunOutcome:
     played: int = 0
     interrupted: bool = False
     stopped: bool = False                 # on_record asked to stop (an SPRT decision)
+    replayed: int = 0                     # games played again for uncertain timing
 
 
 _Handler = Callable[[int, FrameType | None], Any] | int | None      # what signal.signal takes
@@ -85,19 +93,27 @@ def run_jobs(executor: GameExecutor, jobs: Iterable[GameJob], *,
     line, drops them instead (``executor.stop_drops_queued``)."""
     outcome = RunOutcome()
     pending = iter(jobs)
+    again: collections.deque[GameJob] = collections.deque()    # uncertain: to play again
+    replays: collections.Counter[tuple] = collections.Counter()
     with _StopSignals() as signals:
         halt = signals.event
         try:
             while True:
                 while not outcome.stopped and not halt.is_set() \
                         and executor.in_flight() < executor.capacity():
-                    job = next(pending, None)
+                    job = again.popleft() if again else next(pending, None)
                     if job is None:
                         break
                     executor.submit(job)
                 if halt.is_set() or not executor.in_flight():
                     break
                 for job, result in executor.finished(poll_s):
+                    if result.timing_uncertain and replays[job.key] < TIMING_REPLAYS \
+                            and not outcome.stopped:
+                        replays[job.key] += 1
+                        outcome.replayed += 1
+                        again.append(job)
+                        continue
                     outcome.played += 1
                     if on_result(job, result) and not outcome.stopped:
                         outcome.stopped = True

@@ -24,7 +24,9 @@ def combine(first: dict, second: dict) -> dict:
             **{key: first[key] for key in ("game", "seed", "options", "time_control") if key in first},
             "players": [{**player, "rank": rank} for player, rank in zip(players, ranks)],
             "latencies_ms": [(record.get("latencies_ms") or [[]])[0] for record in (first, second)],
-            "referee_error": first.get("referee_error") or second.get("referee_error")}
+            "referee_error": first.get("referee_error") or second.get("referee_error"),
+            "timing_uncertain": bool(first.get("timing_uncertain")
+                                     or second.get("timing_uncertain"))}
 
 
 class SoloComparisons:

@@ -130,7 +130,7 @@ class OwnScores:
 
     def wrap(self, on_record):
         def note_scores_then(record: dict) -> bool:
-            if record.get("referee_error") is None:
+            if record.get("referee_error") is None and not record.get("timing_uncertain"):
                 for seat, name in enumerate(record["seats"]):
                     score = record["players"][seat]["score"]
                     self.scores[name].add(score)

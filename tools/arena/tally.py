@@ -40,6 +40,7 @@ class HeadToHead:
         self.latencies: dict[str, LatencyCounts] = {first: LatencyCounts(),
                                                      second: LatencyCounts()}
         self.void = 0                                 # games the referee failed: no result
+        self.uncertain = 0                            # games of uncertain timing: kept apart
         self.scores: dict[str, Counter] = {first: Counter(), second: Counter()}  # score -> games
         self.solo = False                             # comparisons of single-player games
         self.first_faults: dict[str, dict] = {}       # per bot: its first fault, how to re-run it
@@ -47,6 +48,9 @@ class HeadToHead:
     def add(self, record: dict) -> None:
         if record.get("referee_error") is not None:
             self.void += 1
+            return
+        if record.get("timing_uncertain"):
+            self.uncertain += 1
             return
         seats = record["seats"]
         score = game_score(record, self.first, self.second)
@@ -160,6 +164,7 @@ class HeadToHead:
             "latency_ms": {name: values.summary() for name, values in self.latencies.items()},
             "answers": {name: values.count for name, values in self.latencies.items()},
             "void": self.void,
+            "timing_uncertain": self.uncertain,
             "mean_score": self.mean_scores(),
             "first_faults": self.first_faults,
             "solo": self.solo,
@@ -327,6 +332,9 @@ def summary_lines(summary: dict) -> list[str]:
     if summary["void"]:
         lines.append(f"  void: {summary['void']} game(s) without a result (referee error; see "
                      "referee_error in the results file)")
+    if summary.get("timing_uncertain"):
+        lines.append(f"  timing uncertain: {summary['timing_uncertain']} game(s) kept apart, not "
+                     "counted above (see timing_uncertain in the results file)")
     return lines
 
 

@@ -21,7 +21,7 @@ from tools.arena.executor import GameExecutor, open_executor
 from tools.arena.multiplayer import players_per_game
 from tools.arena.progress import open_progress
 from tools.arena.results import ResultsFile, RunIdentity, record_key
-from tools.arena.runner import RunOutcome, run_jobs, to_record
+from tools.arena.runner import TIMING_REPLAYS, RunOutcome, run_jobs, to_record
 from tools.arena.schedule import MAX_GAMES, GameJob, Schedule
 from tools.arena.settings import Settings
 from tools.arena.setup import game_setup
@@ -128,6 +128,8 @@ class Tournament:
         self.planned = 0
         self.finished = 0
         self.seed_groups: int | None = None   # seed indices the jobs use (told by the caller)
+        self.uncertain = 0              # games of uncertain timing, kept apart (see run_jobs)
+        self.replayed = 0               # games played again for that
 
     def play(self, jobs: Schedule, on_record: Callable[[dict], bool],
              progress_text: Callable[[], str] = lambda: "", *,
@@ -143,6 +145,7 @@ class Tournament:
             for record in results.records():
                 if record_key(record) in jobs:
                     finished += 1
+                    self.uncertain += bool(record.get("timing_uncertain"))
                     on_record(record)
         self.planned, self.finished = len(jobs), finished
         # lazily: a run of 10**8 games never holds its list of jobs
@@ -158,13 +161,16 @@ class Tournament:
             if self.results is not None:
                 self.results.append(record)
             self.finished += 1
+            self.uncertain += result.timing_uncertain
             stop = on_record(record)
             if progress is not None:
                 progress.update(self.finished, progress_text())
             return stop
         try:
             with self.session() as executor:
-                return run_jobs(executor, pending, on_result=on_result)
+                outcome = run_jobs(executor, pending, on_result=on_result)
+                self.replayed += outcome.replayed
+                return outcome
         except BotStartError as error:       # set-up, not a game: stop, keep what was played
             kept = f"; {self.finished} of {self.planned} games finished" + (
                 f", kept in {self.results.path}: fix the bot and run the same command again to "
@@ -225,6 +231,12 @@ class Tournament:
             lines.append(f"-n is more than the seeds: the {listed} seeds of "
                          f"{self.seed_list.source} played again from the first ({used} rounds "
                          "of seatings)")
+        if self.uncertain or self.replayed:
+            lines.append(f"timing uncertain: {self.uncertain} game(s) kept apart, out of every "
+                         f"figure above ({self.replayed} game(s) played again on their seed, up "
+                         f"to {TIMING_REPLAYS} times each): an answer was read past its deadline "
+                         "by an overloaded botarena, and when it was written could not be told; "
+                         "run fewer jobs at once")
         if outcome.interrupted:
             again = "run the same command again to resume" if self.results \
                 else "use --out FILE to be able to resume"

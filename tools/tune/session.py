@@ -55,8 +55,9 @@ class BotsByText(Mapping):
 
 
 def score_of(record: dict, bot: str, opponent: str) -> float:
-    """``bot``'s score (1, 1/2, 0); a game the referee failed counts as a draw."""
-    if record.get("referee_error") is not None:
+    """``bot``'s score (1, 1/2, 0); a game the referee failed, or whose timing is uncertain
+    (played again, and still uncertain), counts as a draw: it tells nothing."""
+    if record.get("referee_error") is not None or record.get("timing_uncertain"):
         return 0.5
     return game_score(record, bot, opponent)
 
