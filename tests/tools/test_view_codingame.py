@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -17,7 +18,7 @@ from referee.api import UsageError
 from referee.external.gamefile import read_game_file
 from tests.conftest import ROOT, run_cli
 from tests.referee.external.gamefiles import brutal_game, digit_bot, sdk_game
-from tests.tools.sdk_viewer import play_viewer_game, viewer_game_file
+from tests.tools.sdk_viewer import STAND_IN, play_viewer_game, viewer_game_file, zip_folder
 from tools.view.codingame.files import command_class_path, find_viewer
 from tools.view.codingame.folder import assets_listing, offline_player_page
 from tools.view.codingame.game import codingame_view
@@ -177,6 +178,19 @@ def test_viewer_files_are_looked_for_in_order_first_wins(tmp_path):
     assert not isinstance(viewer, str)
     assert viewer.files["config.js"].read() == b"export const modules = []\n"
     assert viewer.files["core/Drawer.js"].root == str(tmp_path / "sdk-standin.jar")
+
+
+def test_with_host_the_classpath_and_libraries_are_looked_in(tmp_path):
+    jar = zip_folder(STAND_IN / "sdk", tmp_path / "sdk-standin.jar")
+    game = tmp_path / "game"
+    shutil.copytree(STAND_IN / "game", game)
+    path = tmp_path / "hosted.toml"
+    path.write_text('protocol = "codingame"\nplayers = 2\nhost = true\n'
+                    f'classpath = ["game"]\nlibraries = ["{jar.name}"]\n')
+    viewer = find_viewer(read_game_file(path))
+    assert not isinstance(viewer, str), viewer
+    assert viewer.roots == (str(game), str(jar))
+    assert viewer.files["config.js"].root == str(game) and viewer.files["player.js"].root == str(jar)
 
 
 def test_a_brutaltester_game_has_no_viewer(tmp_path):
