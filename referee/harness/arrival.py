@@ -8,11 +8,17 @@ reads it and whenever. An anonymous pipe's inode is not stamped (Linux 6.x), so 
 is a named FIFO, made in a private folder (mode 0700, named to the guardian so that nothing is
 left if botarena is killed) and unlinked at once: only its two open ends remain.
 
-A stamp is the kernel's coarse clock, which lags real time by up to one tick (4 ms at
-HZ=250; filesystems with multigrain timestamps are sometimes exact), so the write happened in
-``[stamp, stamp + window]``: an answer whose stamp is past its deadline surely came late, one
-whose window closes before the deadline surely came in time, and one whose window holds the
-deadline cannot be told apart (``Arrival.UNCERTAIN``), nor one on a pipe with no stamp.
+A stamp is the kernel's coarse clock, which lags real time by about a tick (4 ms at HZ=250;
+up to 7.3 ms was measured at load 28 on a 2-core VM, whose ticks come late; filesystems with
+multigrain timestamps are sometimes exact), so the write happened in ``[stamp, stamp + window]``:
+an answer whose stamp is past its deadline surely came late, one whose window closes before the
+deadline came in time, and one whose window holds the deadline cannot be told apart
+(``Arrival.UNCERTAIN``), nor one on a pipe with no stamp.
+
+The kernel stamps a write after its data is in the FIFO and its reader is woken, so a reader may
+find the answer before its stamp: the harness clears the stamp (to 0) when it sends a turn's
+input, and a stamp still clear when an answer is judged is waited for a moment, then called
+unknown (never the previous answer's stamp taken for this one's).
 """
 from __future__ import annotations
 
@@ -37,9 +43,11 @@ def _coarse_tick_s() -> float:
         return 0.01                 # (not Linux: no stamped FIFOs anyway)
 
 
-# the write happened at most this long after its stamp: two ticks of the coarse clock (a tick
-# can be handled late; up to 1.25 ticks was seen), and a millisecond for reading the clocks
-WINDOW_S = 2 * _coarse_tick_s() + 0.001
+# the write happened at most this long after its stamp: three ticks of the coarse clock (a
+# tick can be handled late: up to 1.8 ticks was seen under load), and a millisecond for the clocks
+WINDOW_S = 3 * _coarse_tick_s() + 0.001
+_CLEARED_NS = 0                     # the stamp as the harness clears it (see clear)
+_PENDING_WAIT_S = 0.002             # how long a cleared stamp is waited for
 
 
 class Arrival(enum.Enum):
@@ -118,11 +126,24 @@ def _perf_minus_real() -> float:
     return offset
 
 
-def written_at(stdout_fd: int) -> float | None:
-    """The perf_counter time of the last write into the FIFO ``stdout_fd`` (its stamp: the
-    write happened up to ``WINDOW_S`` later), or None when it cannot be read."""
+def clear(stdout_fd: int) -> None:
+    """Clear the FIFO's stamp: the next write sets it (called before a turn's input goes out)."""
     try:
-        stamp_ns = os.fstat(stdout_fd).st_mtime_ns
+        os.utime(stdout_fd, ns=(_CLEARED_NS, _CLEARED_NS))
+    except OSError:
+        pass                        # then a stamp may be an older write's: judged as unknown
+
+
+def written_at(stdout_fd: int) -> float | None:
+    """The perf_counter time of the last write into the FIFO ``stdout_fd`` since it was cleared
+    (its stamp: the write happened up to ``WINDOW_S`` later), or None when there is none yet
+    (waited for a moment: see the module) or it cannot be read."""
+    waited_until = time.perf_counter() + _PENDING_WAIT_S
+    try:
+        while (stamp_ns := os.fstat(stdout_fd).st_mtime_ns) == _CLEARED_NS:
+            if time.perf_counter() > waited_until:
+                return None
+            os.sched_yield()
     except OSError:
         return None
     return stamp_ns / 1e9 + _perf_minus_real()

@@ -213,6 +213,8 @@ class BotProcess(AnswerPipe):
         if self._buffer or self._poll_out.poll(0):
             self._check_no_unrequested_output()
         data = ("\n".join(lines) + "\n").encode()
+        if self.stamped:
+            arrival.clear(self._stdout_fd)      # the answer's write stamps it anew
         started = _now()
         try:
             written = os.write(self._stdin_fd, data)

@@ -18,6 +18,7 @@ import pytest
 from referee.api import TimeControl
 from referee.games import load_game
 from referee.harness import answer_pipe, arrival
+from referee.harness.process import BotProcess
 from referee.match import PlayerSpec, play_match
 from tests.fixtures.hostile import hostile_argv
 
@@ -135,6 +136,20 @@ def test_a_bot_writes_into_a_fifo_that_is_stamped_at_each_write_and_left_nowhere
         stamp = arrival.written_at(reader)
         assert stamp is not None and before - arrival.WINDOW_S <= stamp <= time.perf_counter()
         assert os.listdir(arrival._folder) == []            # its name is gone once it is open
+        arrival.clear(reader)           # an answer read before the kernel stamped its write:
+        assert arrival.written_at(reader) is None           # unknown, not the last one's stamp
+        os.write(writer, b"1 2\n")
+        assert arrival.written_at(reader) is not None
     finally:
         os.close(reader)
         os.close(writer)
+
+
+def test_sending_a_turn_clears_the_stamp_of_the_last_answer():
+    with BotProcess(["/bin/sh", "-c", "echo ready; read a; read b; echo $b"],
+                    memory_mb=None) as bot:
+        assert bot.stamped and bot.read_line(time.perf_counter(), 10).line == "ready"
+        assert arrival.written_at(bot._stdout_fd) is not None
+        bot.send(["1"], 10)             # (it answers only after a second line)
+        assert arrival.written_at(bot._stdout_fd) is None
+        assert bot.read_line(bot.send(["2"], 10), 10).line == "2"
