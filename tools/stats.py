@@ -157,6 +157,16 @@ class SprtSettings:
     def to_json(self) -> dict:
         return {"elo0": self.elo0, "elo1": self.elo1, "alpha": self.alpha, "beta": self.beta}
 
+    def problem(self) -> str | None:
+        """Why no SPRT can run with these values (NaN included), or None."""
+        if not all(-MAX_SPRT_ELO <= value <= MAX_SPRT_ELO for value in (self.elo0, self.elo1)):
+            return f"elo0 and elo1 must be from {-MAX_SPRT_ELO:g} to {MAX_SPRT_ELO:g}"
+        if not (0 < self.alpha < 1 and 0 < self.beta < 1):
+            return "alpha and beta must be between 0 and 1"
+        if self.elo1 <= self.elo0:
+            return f"elo1 ({self.elo1:g}) must be greater than elo0 ({self.elo0:g})"
+        return None
+
 
 MAX_SPRT_ELO = 1000.0      # a score of 99.7 %: beyond it (or inf, nan) the LLR is undefined
 
@@ -174,12 +184,9 @@ def parse_sprt(text: str) -> SprtSettings:
         except ValueError:
             raise ValueError(f"{item!r}: {value.strip()!r} is not a number") from None
     settings = SprtSettings(**values)
-    if not all(-MAX_SPRT_ELO <= values[key] <= MAX_SPRT_ELO for key in ("elo0", "elo1")):
-        raise ValueError(f"elo0 and elo1 must be from {-MAX_SPRT_ELO:g} to {MAX_SPRT_ELO:g}")
-    if not (0 < settings.alpha < 1 and 0 < settings.beta < 1):
-        raise ValueError("alpha and beta must be between 0 and 1")
-    if settings.elo1 <= settings.elo0:
-        raise ValueError(f"elo1 ({settings.elo1:g}) must be greater than elo0 ({settings.elo0:g})")
+    problem = settings.problem()
+    if problem is not None:
+        raise ValueError(problem)
     return settings
 
 

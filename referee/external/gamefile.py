@@ -22,6 +22,7 @@ import functools
 import os
 import re
 import shlex
+import stat
 import tomllib
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -146,9 +147,12 @@ def _parse(path: Path, where: str) -> dict[str, Any]:
     if path.is_dir():
         raise UsageError(f"game file {where!r} is a directory; give a .toml file")
     try:
-        with open(path, "rb") as handle:
-            if not os.path.isfile(path):
+        # opened without waiting (a FIFO with no writer would block the open), then checked
+        descriptor = os.open(path, os.O_RDONLY | os.O_NONBLOCK)
+        with open(descriptor, "rb") as handle:
+            if not stat.S_ISREG(os.fstat(descriptor).st_mode):
                 raise UsageError(f"game file {where!r} is not a regular file")
+            os.set_blocking(descriptor, True)
             data = handle.read(MAX_FILE_BYTES + 1)
     except FileNotFoundError:
         raise UsageError(f"no game file {where!r} (GAME is a built-in game's name or a path to a "
@@ -163,6 +167,9 @@ def _parse(path: Path, where: str) -> dict[str, Any]:
         raise UsageError(f"game file {where!r} is not UTF-8 text: {error}") from None
     except tomllib.TOMLDecodeError as error:
         raise UsageError(f"game file {where!r} is not valid TOML: {error}") from None
+    except RecursionError:
+        raise UsageError(f"game file {where!r}: its tables or arrays are nested too deeply "
+                         "to read (not a game file)") from None
 
 
 def _name(data: dict[str, Any], path: Path, problem: _Checker) -> str:

@@ -65,15 +65,21 @@ def remove_folder(path: str) -> None:
     guardian.forget_folder(path)
 
 
-def run_confined(argv: list[str], *, cwd: str, writable: str, memory_mb: int | None,
+def run_confined(argv: list[str], *, cwd: str, writable: str | None, memory_mb: int | None,
                  timeout_s: float, sandboxed: bool = False) -> Finished:
     """Run ``argv`` in ``cwd`` to its end or for ``timeout_s`` at most, confined (see the
-    module's docstring); its ``TMPDIR`` is ``writable``. OSError when it cannot start."""
+    module's docstring); its ``TMPDIR`` is ``writable`` where one is given (``sandboxed``
+    needs one: the only folder it may write). OSError when it cannot start."""
     process_setup()
     group = cgroup.new_bot_cgroup()
     marker = f"{os.getpid()}.run{next(_serial)}"
-    environment = dict(os.environ, TMPDIR=writable, **{MARKER_VARIABLE: marker})
-    command = sandbox.sandboxed_argv(argv, writable, chdir=cwd) if sandboxed else argv
+    environment = dict(os.environ, **{MARKER_VARIABLE: marker})
+    if writable is not None:
+        environment["TMPDIR"] = writable
+    if sandboxed and writable is None:
+        raise ValueError("a sandboxed run needs a writable folder")
+    command = sandbox.sandboxed_argv(argv, writable, chdir=cwd) \
+        if sandboxed and writable is not None else argv
     limit = (memory_mb or 0) * 1024 * 1024
     launcher = [sys.executable, "-I", "-S", ENTER, group.procs if group else "-", str(limit), "--"]
     child = sandbox.spawner.run(lambda: subprocess.Popen(

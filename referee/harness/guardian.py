@@ -81,8 +81,8 @@ def forget(group: int) -> None:
 
 
 def watch_folder(path: str) -> None:
-    """A bot's temporary working folder (``botarena-bot-*``) or a compile's (``.build-*``) to
-    remove if the harness dies."""
+    """A bot's temporary working folder (``botarena-bot-*``), a compile's (``.build-*``) or
+    ``bundle --check``'s (``botarena-check-*``) to remove if the harness dies."""
     _tell(f"@{path}\n")
 
 
@@ -104,6 +104,7 @@ def stop() -> None:
 
 FOLDER_PREFIX = "botarena-bot-"
 BUILD_PREFIX = ".build-"            # a compile's folder in the compile cache (tools.languages.build)
+CHECK_PREFIX = "botarena-check-"    # bundle --check's folder for the bundle it plays
 
 
 def _read_listed() -> tuple[set[int], set[str]]:
@@ -201,7 +202,7 @@ def main(argv: list[str]) -> None:
                 break
     for path in folders:                        # only what the harness made, nothing else
         name = os.path.basename(path)
-        if os.path.isabs(path) and name.startswith((FOLDER_PREFIX, BUILD_PREFIX)):
+        if os.path.isabs(path) and name.startswith((FOLDER_PREFIX, BUILD_PREFIX, CHECK_PREFIX)):
             shutil.rmtree(path, ignore_errors=True)
 
 

@@ -87,6 +87,25 @@ def test_a_bot_whose_definitions_hang_is_cut_off_with_all_it_started(tmp_path):
     assert not _alive(started), "a process the bot started outlived bundle --set"
 
 
+def test_a_bot_whose_definitions_start_a_process_in_its_own_session_leaves_nothing(tmp_path):
+    """An assignment at the top level starts a process in a new session that keeps botarena's
+    pipes open and outlives the reader: the options are still read, at once, and it is killed
+    (it hung past the time limit, and was left running, when only the group was killed)."""
+    pid_file = tmp_path / "started.pid"
+    bot = _bot(tmp_path, "import subprocess, sys\n"
+               "daemon = subprocess.Popen([sys.executable, '-c', 'import time; time.sleep(600)'],"
+               " start_new_session=True)\n"
+               f"_ = open({str(pid_file)!r}, 'w').write(str(daemon.pid))\n" + PARSER)
+    done = run_cli("bundle", bot, "-o", str(tmp_path / "out.py"), "--set", "depth=2",
+                   timeout=READ_OPTIONS_S * 3)
+    assert done.returncode == 0, done.stderr
+    started = int(pid_file.read_text())
+    deadline = time.monotonic() + 10
+    while _alive(started) and time.monotonic() < deadline:
+        time.sleep(0.05)
+    assert not _alive(started), "the process in its own session outlived bundle --set"
+
+
 def _alive(pid: int) -> bool:
     try:
         with open(f"/proc/{pid}/stat") as handle:

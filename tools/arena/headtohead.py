@@ -8,6 +8,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 
+from referee.api import UsageError
 from tools import stats
 from tools.arena.multiplayer import SeatGroups, group_count, match_lineup, pairwise_records
 from tools.arena.schedule import Schedule, paired_jobs, solo_jobs
@@ -59,6 +60,10 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
     groups in a game of more players; with ``sprt``, the most); None: each seed of
     ``settings.seeds`` in every seating. Games already in the settings' results file count and
     are not played again. UsageError (one line) for a setting or a bot that cannot be played."""
+    problem = sprt.problem() if sprt is not None else None
+    if sprt is not None and problem is not None:
+        raise UsageError(f"--sprt {','.join(f'{k}={v:g}' for k, v in sprt.to_json().items())}: "
+                         f"{problem}")
     seed_count = every_seed_count(settings, games)
     if games is not None:
         pair_count(games)                         # checks the number of games

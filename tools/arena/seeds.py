@@ -12,7 +12,6 @@ from __future__ import annotations
 import hashlib
 import re
 from dataclasses import dataclass
-from pathlib import Path
 
 from referee.api import UsageError
 
@@ -20,6 +19,7 @@ MAX_SEED = 2**63 - 1              # seeds are Java longs, as CodinGame's referee
 MIN_SEED = -2**63
 _LINE = re.compile(r"(?:seed\s*=\s*)?([+-]?\d+)", re.IGNORECASE)
 MAX_SEEDS = 10**6
+MAX_FILE_BYTES = 64 << 20         # a million seeds with comments: a few tens of MB
 
 
 @dataclass(frozen=True, slots=True)
@@ -28,6 +28,21 @@ class SeedList:
 
     seeds: tuple[int, ...]
     source: str                  # the file, as given
+
+    def __post_init__(self) -> None:
+        """What ``read_seeds`` checks in a file, checked here too (a Python caller's list)."""
+        if not isinstance(self.seeds, tuple):
+            raise UsageError(f"seeds {self.source!r}: give the seeds as a tuple of integers, "
+                             f"not {type(self.seeds).__name__}")
+        if not self.seeds:
+            raise UsageError(f"seeds {self.source!r} holds no seed")
+        if len(self.seeds) > MAX_SEEDS:
+            raise UsageError(f"seeds {self.source!r}: more than {MAX_SEEDS:,} seeds")
+        for seed in self.seeds:
+            if not isinstance(seed, int) or isinstance(seed, bool) \
+                    or not MIN_SEED <= seed <= MAX_SEED:
+                raise UsageError(f"seeds {self.source!r}: {seed!r} is not a seed (a signed "
+                                 f"64-bit integer, {MIN_SEED:,} to {MAX_SEED:,})")
 
     def seed(self, pair: int) -> int:
         return self.seeds[pair % len(self.seeds)]
@@ -61,12 +76,18 @@ def parse_seed_line(text: str) -> int | None:
 
 
 def read_seeds(path: str) -> SeedList:
-    """The seeds of ``path``; UsageError (one line, with the line number) for a bad line."""
+    """The seeds of ``path``; UsageError (one line, with the line number) for a bad line, or for
+    a file larger than any list of ``MAX_SEEDS`` seeds (``/dev/zero`` is read no further)."""
     try:
-        text = Path(path).read_text(encoding="utf-8-sig")
+        with open(path, "rb") as handle:
+            data = handle.read(MAX_FILE_BYTES + 1)
+        text = data.decode("utf-8-sig")
     except (OSError, UnicodeDecodeError) as error:
         reason = getattr(error, "strerror", None) or str(error)
         raise UsageError(f"--seeds {path!r} cannot be read: {reason}") from None
+    if len(data) > MAX_FILE_BYTES:
+        raise UsageError(f"--seeds {path!r} is larger than {MAX_FILE_BYTES >> 20} MB: not a seed "
+                         f"list (one integer a line, at most {MAX_SEEDS:,} seeds)")
     seeds = []
     for number, line in enumerate(text.splitlines(), 1):
         try:

@@ -70,6 +70,15 @@ class Settings:
     replays: str | None = None              # folder for each game's replay
     quiet: bool = False                     # no progress bar
 
+    def __post_init__(self) -> None:
+        """``seeds`` given as a list or tuple of integers becomes a SeedList (checked there);
+        anything else that is not one is refused, as the command line refuses it."""
+        seeds: object = self.seeds
+        if isinstance(seeds, (list, tuple)):
+            object.__setattr__(self, "seeds", SeedList(tuple(seeds), "seeds"))
+        elif seeds is not None and not isinstance(seeds, SeedList):
+            raise UsageError(f"seeds={seeds!r}: give a SeedList, or a list of integers")
+
     def time_changes(self) -> dict[str, int]:
         """The time control settings given, by field name (milliseconds)."""
         return {name: value for name, value in (("first_turn_ms", self.first_turn_ms),

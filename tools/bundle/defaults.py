@@ -10,13 +10,14 @@ from __future__ import annotations
 import ast
 import json
 import os
-import signal
-import subprocess
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
 from referee.api import UsageError
+from referee.harness.confined import run_confined
+from tools.arena.printable import printable
+from tools.bundle.option_reader import ANSWER_MARK
 
 if TYPE_CHECKING:
     from tools.bundle.entry import Entry
@@ -34,42 +35,33 @@ def read_defaults(entry: Entry, pairs: list[str]) -> tuple[dict, list[str]]:
     unbundled bot those values: the original ``bundle --check`` compares the bundle with).
 
     The parser is read in a child process (``option_reader``) that runs only the bot's
-    definitions, with no stdin and a time limit, killed with everything it started after: the
-    bot's top-level code (an input loop, a side effect) never runs in botarena."""
+    definitions, with no stdin and a time limit, confined, killed with everything it started
+    after: the bot's top-level code (an input loop, a side effect) never runs in botarena."""
     if not pairs:
         return {}, []
     request = {"path": str(entry.path), "package": entry.package, "label": entry.label,
                "search_roots": [str(root) for root in entry.search_roots], "pairs": pairs}
     command = [sys.executable, "-P", str(Path(__file__).with_name("option_reader.py")),
                json.dumps(request)]
-    child = subprocess.Popen(command, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE,
-                             stderr=subprocess.PIPE, start_new_session=True)
-    try:
-        out, err = child.communicate(timeout=READ_OPTIONS_S)
-    except subprocess.TimeoutExpired:
+    # confined as a bot: whatever its definitions start (even in a session of their own) is
+    # killed with it, at the end or at the time limit
+    done = run_confined(command, cwd=os.getcwd(), writable=None, memory_mb=None,
+                        timeout_s=READ_OPTIONS_S)
+    if done.status is None:
         raise UsageError(f"--set: reading the options of {entry.label} took over "
                          f"{READ_OPTIONS_S} s (its imports or assignments at the top level "
-                         "wait or loop?)") from None
-    finally:
-        _kill_group(child)
+                         "wait or loop?)")
+    lines = done.output.strip().splitlines()
+    answers = [line[len(ANSWER_MARK):] for line in lines if line.startswith(ANSWER_MARK)]
     try:
-        reply = json.loads(out.decode().splitlines()[-1])
+        reply = json.loads(answers[-1])
     except (ValueError, IndexError):
-        last = next(iter(reversed(err.decode(errors="replace").strip().splitlines())), "")
+        last = lines[-1] if lines else f"exit status {done.status}"
         raise UsageError(f"--set: reading the options of {entry.label} failed: "
-                         f"{last or f'exit status {child.returncode}'}") from None
+                         f"{printable(last)}") from None
     if "error" in reply:
         raise UsageError(reply["error"])
     return ast.literal_eval(reply["defaults"]), reply["arguments"]
-
-
-def _kill_group(child: subprocess.Popen) -> None:
-    """The child and whatever it started (its own session): killed, the child reaped."""
-    try:
-        os.killpg(child.pid, signal.SIGKILL)
-    except ProcessLookupError:
-        pass
-    child.communicate()
 
 
 _BAKED_DEFAULTS = '''

@@ -4,12 +4,13 @@ Only the bot's definitions run here: its imports, functions, classes and assignm
 level (and ``if``/``try`` blocks made only of those), one statement at a time, a failing one
 skipped; never a call or a loop at the top level, nor its ``if __name__`` block. Then its
 ``build_parser()`` converts and checks each KEY=VALUE. The parent gives this process no stdin,
-a time limit, and kills its process group after, so a bot that reads input at its top level
-or starts something cannot hang or touch botarena.
+a time limit, and runs it confined as a bot (``referee.harness.confined``: its own cgroup,
+everything it started killed after), so a bot that reads input at its top level or starts
+something, even in a session of its own, cannot hang or touch botarena.
 
 argv[1] is the request (JSON: path, name, package, search_roots, pairs, label); the answer is
-one JSON object on the original stdout: {"defaults": "<repr of a dict>", "arguments": [the
-command-line words that set the same values]} or {"error": "..."}.
+one line on the original stdout, ``ANSWER_MARK`` then a JSON object: {"defaults": "<repr of a
+dict>", "arguments": [the command-line words that set the same values]} or {"error": "..."}.
 The bot's own prints go to stderr. Standard library only: it runs beside the bot, not botarena.
 """
 from __future__ import annotations
@@ -23,6 +24,7 @@ import sys
 import tokenize
 from typing import NoReturn
 
+ANSWER_MARK = "botarena-options: "      # starts the answer's line (the bot's prints share the pipe)
 _DEFINITIONS = (ast.Import, ast.ImportFrom, ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef,
                 ast.Assign, ast.AnnAssign, ast.AugAssign, ast.Pass)
 
@@ -41,7 +43,7 @@ def main() -> None:
         reply = {"defaults": repr(defaults), "arguments": option_words(parser, defaults)}
     except Refused as refused:
         reply = {"error": str(refused)}
-    answer.write(json.dumps(reply) + "\n")
+    answer.write(ANSWER_MARK + json.dumps(reply) + "\n")
     answer.close()
 
 

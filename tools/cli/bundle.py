@@ -9,6 +9,8 @@ from pathlib import Path
 
 from referee.api import UsageError
 from referee.games import load_game
+from referee.harness import guardian
+from referee.harness.confined import make_watched_folder, remove_folder
 from referee.match import PlayerSpec
 from tools.arena.botspec import resolve_bot
 from tools.arena.printable import printable
@@ -87,11 +89,15 @@ def run(args) -> int:
               f"CodinGame's limit), {summary}")
     if game is None:
         return 0
-    with tempfile.TemporaryDirectory(prefix="botarena-check-") as folder:
+    # named to the guardian before it is made: a botarena killed even by SIGKILL leaves none
+    folder = make_watched_folder(tempfile.gettempdir(), guardian.CHECK_PREFIX)
+    try:
         bundle_file = Path(folder, name)
         bundle_file.write_text(text, encoding="utf-8", errors="surrogateescape")
         return _report(args, check_bundle(game, original(), bundled(bundle_file),
                                           resolve_bot(game.name, args.vs), seeds=seeds))
+    finally:
+        remove_folder(folder)
 
 
 def _check_game(args):
