@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Protocol
 
 from referee.api import Fault, RefereeError
+from referee.external.cause import cause_line
+from referee.harness.fault_wording import exit_status
 from referee.harness.process import BotFault, BotProcess, BotStartError
 
 MAX_REFEREE_LINE = 64 << 20         # a viewer frame of a big game is a few hundred KB
@@ -58,6 +60,11 @@ class Channel(Protocol):
     def close(self) -> None: ...
 
 
+class RefereeStartError(BotStartError):
+    """A referee that exited before its first line: its command cannot run a game (a wrong
+    class path, a missing file); like a bot command that cannot start, one line, no game."""
+
+
 class RefereeProcess(BotProcess):
     """A referee's process: lines in, lines out, its stderr's tail kept."""
 
@@ -69,6 +76,7 @@ class RefereeProcess(BotProcess):
         except BotStartError as error:
             raise BotStartError(f"{label}: {error}") from None
         self.label = label
+        self.lines_read = 0
         self._tail: deque[str] = deque()
         self._tail_chars = 0
         self.startup_cpu_s = 0.0            # a host's CPU once ready for games (set by it)
@@ -104,16 +112,25 @@ class RefereeProcess(BotProcess):
                 raise self._failure(fault) from None
         raw = buffer[:newline - 1] if newline and buffer[newline - 1] == 13 else buffer[:newline]
         del buffer[:newline + 1]
+        self.lines_read += 1
         return raw.decode("utf-8", "replace")
 
     def _failure(self, fault: BotFault) -> RefereeError:
+        """The referee error of ``fault``, headed by the cause its stderr names (a stack
+        trace's root cause, not its last line); RefereeStartError (raised) for a referee that
+        exited by itself before its first line."""
+        tail = self.stderr_tail()
         if fault.kind is Fault.TIMEOUT:
-            message = f"{self.label} was silent past its referee_timeout_ms"
-        elif fault.kind is Fault.CRASH:
-            message = f"{self.label} ended before the game did: {fault.detail}"
-        else:
-            message = f"{self.label} printed garbage: {fault.detail}"
-        return RefereeError(message, self.stderr_tail())
+            return RefereeError(f"{self.label} was silent past its referee_timeout_ms", tail)
+        if fault.kind is not Fault.CRASH:
+            return RefereeError(f"{self.label} printed garbage: {fault.detail}", tail)
+        code = self._proc.returncode
+        cause = cause_line(tail)
+        ended = fault.detail if code is None or cause is None else f"{exit_status(code)}: {cause}"
+        if code is not None and code >= 0 and not self.lines_read:
+            raise RefereeStartError(f"{self.label} could not start: {ended} (check the game "
+                                    "file's command, run in the file's folder)")
+        return RefereeError(f"{self.label} ended before the game did: {ended}", tail)
 
     def end_of_game(self) -> None:
         """Nothing to do: a referee process exits by itself after its scores."""
@@ -137,4 +154,7 @@ class RefereeProcess(BotProcess):
             while self._tail_chars - len(self._tail[0]) >= STDERR_TAIL_CHARS and len(self._tail) > 1:
                 self._tail_chars -= len(self._tail.popleft())
         whole = "".join(self._tail)
-        return whole[-STDERR_TAIL_CHARS:]
+        if len(whole) <= STDERR_TAIL_CHARS:
+            return whole
+        cut = whole[-STDERR_TAIL_CHARS:]
+        return cut[cut.find("\n") + 1:]        # from a line's start, not mid-word

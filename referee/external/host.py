@@ -30,13 +30,15 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from referee.api import RefereeError, UsageError
-from referee.external.channel import RefereeProcess, process_cpu_s
+from referee.external.cause import cause_line
+from referee.external.channel import RefereeProcess, RefereeStartError, process_cpu_s
 from referee.external.gamefile import GameFile, HostSettings
 
 SOURCE = Path(__file__).with_name("java") / "RefereeHost.java"
 READY = "[[BOTARENA_READY] 0]"
 END = "[[BOTARENA_END] 0]"
 THREADS = "[[BOTARENA_THREADS] "        # the game's threads still running after it: n names
+FAIL = "[[BOTARENA_FAIL] "              # RefereeMain.start threw: n lines of its stack trace
 DEATHS_BEFORE_GIVING_UP = 2
 CUT_OFF_WAIT_S = 1.0            # a game that failed in the referee (FAIL) ends at once in the host
 
@@ -162,12 +164,27 @@ class HostSession:
         if line.startswith(THREADS):
             self._read_lingering(line, deadline)
             line = self.host.read_line(deadline)
-        if line == END or line.startswith("[[BOTARENA_FAIL]"):
+        if line == END or line.startswith(FAIL):
             self.broken = line != END       # the game ended without its last frame
             self.ended = line == END
-            raise RefereeError(f"{self.host.label}: the referee ended the game before its scores",
-                               self.host.stderr_tail())
+            trace = self._failure_trace(line, deadline) if line.startswith(FAIL) else ""
+            cause = cause_line(trace)
+            raise RefereeError(f"{self.host.label}: the referee ended the game before its scores"
+                               + (f": {cause}" if cause else ""),
+                               trace + "\n" + self.host.stderr_tail() if trace
+                               else self.host.stderr_tail())
         return line
+
+    def _failure_trace(self, header: str, deadline: float) -> str:
+        """The stack trace after a BOTARENA_FAIL header (as much of it as comes in time)."""
+        count = header[len(FAIL):].rstrip("]").strip()
+        lines = []
+        try:
+            for _ in range(int(count) if count.isdigit() else 0):
+                lines.append(self.host.read_line(deadline))
+        except RefereeError:
+            pass
+        return "\n".join(lines)
 
     def _read_lingering(self, header: str, deadline: float) -> None:
         """The names after a BOTARENA_THREADS header (the host found them running)."""
@@ -221,7 +238,7 @@ def open_session(game_file: GameFile) -> HostSession | None:
         assert game_file.host is not None
         try:
             host = RefereeHost(game_file, game_file.host)
-        except RefereeError as error:
+        except (RefereeError, RefereeStartError) as error:
             _give_up(game_file, f"it did not start ({error})")
             return None
         with _lock:

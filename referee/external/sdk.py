@@ -31,6 +31,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from referee.api import MAX_SCORE, Fault, RefereeError, RefereeOutcome, Reply, Request, Verdict
+from referee.external.cause import cause_line
 from referee.external.channel import Channel
 
 HEADER = re.compile(r"\[\[(.+)\] ?([0-9]+)\]")
@@ -231,8 +232,7 @@ class SdkReferee:
         """Put a message into ``frame``; True when it ends the frame."""
         if command == "FAIL":
             trace = "\n".join(lines)
-            first = next((line for line in lines if line.strip()), "no stack trace")
-            raise RefereeError(f"{self.label} failed (FAIL): {first.strip()}",
+            raise RefereeError(f"{self.label} failed (FAIL): {cause_line(trace) or 'no stack trace'}",
                                trace + "\n" + self._stderr_tail())
         if command == "VIEW":
             frame.view = lines

@@ -186,3 +186,17 @@ def test_after_a_fault_match_names_the_game_files_path_to_re_run_it(tmp_path):
     assert process.returncode == 0, process.stderr
     assert "first fault of" in process.stdout and " at turn 3: " in process.stdout, process.stdout
     assert f"re-run it: botarena play {path} " in process.stdout, process.stdout
+
+
+def test_a_referee_that_cannot_start_is_one_line_in_play_and_match(tmp_path):
+    """Issue 31: it was called "a bug in the game's code", printed three times, with seat lines
+    of a game that never began; match said only "no games finished"."""
+    path = sdk_game(tmp_path, "--trace-at=0")
+    bots = (digit_bot("--digit", "1"), digit_bot("--digit", "2"))
+    for command in ("play", "match"):
+        process = run_cli(command, str(path), *bots, *(("-n", "2") if command == "match" else ()))
+        assert process.returncode == 2, process.stderr
+        assert process.stdout == "" and process.stderr.count("\n") == 1, process.stderr
+        assert process.stderr.startswith("botarena: the referee of digits could not start: "
+                                         "exited with code 1: java.lang.ClassNotFoundException: "
+                                         "com.codingame.game.Player"), process.stderr

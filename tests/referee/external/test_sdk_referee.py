@@ -7,6 +7,7 @@ import uuid
 import pytest
 
 from referee.api import Fault, TimeControl
+from referee.external.channel import RefereeStartError
 from tests.referee.external.gamefiles import play, processes_with, sdk_game
 
 
@@ -148,14 +149,35 @@ def test_a_failing_referee_is_a_referee_error_and_leaves_nothing_running(tmp_pat
     assert not processes_with(tag)
 
 
-def test_a_referee_that_cannot_start_is_one_line(tmp_path):
-    path = sdk_game(tmp_path, "--tag", "x")
-    text = path.read_text().replace('"--tag"', '"--no-such-flag"')
-    path.write_text(text)
-    result = play(path, [["--digit", "1"], ["--digit", "2"]])
-    assert result.reason.startswith("referee error: the referee of digits ended before the game "
-                                    "did: exited with code 2")
-    assert "unrecognized arguments" in result.referee_error
+@pytest.mark.parametrize("flag, cause", [
+    ("--no-such-flag", "exited with code 2: sdk_referee.py: error: unrecognized arguments: "
+                       "--no-such-flag"),
+    ("--trace-at=0", "exited with code 1: java.lang.ClassNotFoundException: com.codingame.game.Player"),
+])
+def test_a_referee_that_cannot_start_is_one_line_and_no_game(tmp_path, flag, cause):
+    """A referee that exits before its first line (java's "could not open `referee.args'") is
+    a start error, as a bot command that cannot start: one line, naming its cause."""
+    tag = uuid.uuid4().hex
+    path = sdk_game(tmp_path, "--tag", tag, flag)
+    with pytest.raises(RefereeStartError) as caught:
+        play(path, [["--digit", "1"], ["--digit", "2"]])
+    message = str(caught.value)
+    assert message.startswith("the referee of digits could not start: ") and "\n" not in message
+    assert cause in message, message
+    assert not processes_with(tag)
+
+
+def test_a_referee_errors_headline_is_the_root_cause_and_its_tail_starts_a_line(tmp_path):
+    """Issue 31: the headline was the last stderr line ("... 3 more"), and the stderr tail
+    below it began mid-word."""
+    result = play(sdk_game(tmp_path, "--trace-at", "2", parameters={"turns": 3}),
+                  [["--digit", "1"], ["--digit", "2"]])
+    assert result.reason == ("referee error: the referee of digits ended before the game did: "
+                             "exited with code 1: java.lang.ClassNotFoundException: "
+                             "com.codingame.game.Player")
+    first = result.referee_error.splitlines()[0]
+    assert first.startswith("\tat com.codingame.gameengine.core.Frame"), first
+    assert result.referee_error.rstrip().endswith("... 3 more")
 
 
 def test_a_line_beyond_a_multi_line_answer_is_refused(tmp_path):
