@@ -187,9 +187,11 @@ class LadderFolder:
             self._append({"event": "remove", "name": name, "time": _now()})
 
     def _keep_program(self, name: str, text: str, game: str) -> str:
-        """The command to keep for ``text``: a program file it names first (a script, a source,
-        an executable) is copied into bots/NAME/ (the ladder keeps that version whatever
-        happens to the original); other relative paths in it are made absolute."""
+        """The command to keep for ``text``. Its program file is copied into bots/NAME/, so the
+        ladder keeps this version whatever happens to the original: the first word that is a
+        Python script or a C, C++, Java or Rust source (``python3 bot.py``: bot.py), else a
+        program given by its path (``./my_bot``), not a symbolic link (an interpreter in a
+        virtual environment). Other relative paths in it are made absolute."""
         try:
             words = shlex.split(text)
         except ValueError as error:
@@ -198,23 +200,39 @@ class LadderFolder:
             raise UsageError("empty bot command")
         if words[0] in builtin_bots(game):
             return text
-        program = Path(words[0])
-        named_file = os.sep in words[0] or words[0].endswith(".py") or is_source(words[0])
-        if named_file and not program.exists():
-            raise UsageError(f"bot {text!r}: no file {words[0]!r}")
-        keep = named_file and program.is_file()
-        rest = [str(Path(word).resolve()) if os.sep in word and Path(word).exists() else word
-                for word in words[1:]]
-        if not keep:
-            return shlex.join([words[0], *rest])
+        head = words[0]
+        if (os.sep in head or head.endswith(".py") or is_source(head)) and not Path(head).exists():
+            raise UsageError(f"bot {text!r}: no file {head!r}")
+        scripts = [index for index, word in enumerate(words)
+                   if (word.endswith(".py") or is_source(word)) and Path(word).is_file()]
+        if scripts:
+            keep: int | None = scripts[0]
+        elif os.sep in head and Path(head).is_file() and not Path(head).is_symlink():
+            keep = 0
+        else:
+            keep = None
+        kept = []
+        for index, word in enumerate(words):
+            if index == keep:
+                kept.append(self._copy_in(name, word, text, relative=index == 0))
+            elif index and os.sep in word and Path(word).exists():
+                kept.append(str(Path(word).resolve()))
+            else:
+                kept.append(word)
+        return shlex.join(kept)
+
+    def _copy_in(self, name: str, program: str, text: str, *, relative: bool) -> str:
+        """Copy ``program`` into bots/NAME/; its path there (relative to the folder when it
+        starts the command: the run starts it from the folder)."""
         folder = self.file("bots") / name
+        target = folder / Path(program).name
         try:
             folder.mkdir(parents=True, exist_ok=True)
-            shutil.copy2(program, folder / program.name)
+            shutil.copy2(program, target)
         except OSError as error:
-            raise UsageError(f"bot {text!r}: cannot copy {words[0]!r} into the ladder: "
+            raise UsageError(f"bot {text!r}: cannot copy {program!r} into the ladder: "
                              f"{error.strerror}") from None
-        return shlex.join([f"bots/{name}/{program.name}", *rest])
+        return f"bots/{name}/{target.name}" if relative else str(target.resolve())
 
     @contextlib.contextmanager
     def _bots_locked(self) -> Iterator[None]:

@@ -95,6 +95,7 @@ class Scheduler:
         self.played = {(first, second): tally.games(first, second)
                        for first, second in itertools.combinations(fit.names, 2)}
         self.covariance = invert(self._information())
+        self._asked: list[tuple[int, int, float, float]] | None = None
 
     def _information(self) -> Matrix:
         """The prior's virtual games and each pair's capped information (see ``pair_information``)."""
@@ -136,6 +137,7 @@ class Scheduler:
             for first, second, games in unit_pairs(lineup):
                 if first in self.fit.names and second in self.fit.names:
                     self.covariance = self._update(self.covariance, first, second, games)
+                    self._asked = None
                     key = (first, second) if (first, second) in self.played else (second, first)
                     self.played[key] = self.played.get(key, 0) + games
 
@@ -143,20 +145,39 @@ class Scheduler:
         i, j = self.fit.index(question.first), self.fit.index(question.second)
         return covariance[i][i] + covariance[j][j] - 2 * covariance[i][j]
 
+    def _priorities(self) -> list[tuple[int, int, float, float]]:
+        """Each question: its two bots' indexes, weight x unsettledness, variance (cached: the
+        same for every candidate)."""
+        if self._asked is None:
+            self._asked = []
+            for question in self.asked:
+                before = self._variance(self.covariance, question)
+                if before > 0:
+                    estimate = self.fit.difference(question.first, question.second)[0]
+                    priority = question.weight * urgency(abs(estimate) / math.sqrt(before))
+                    self._asked.append((self.fit.index(question.first),
+                                        self.fit.index(question.second), priority, before))
+        return self._asked
+
     def value(self, lineup: Lineup) -> float:
         """The weighted fraction of the questions' variance the unit would remove."""
+        pairs = unit_pairs(lineup)
+        if len(pairs) == 1:                 # one pair: the rank-one update's closed form
+            first, second, games = pairs[0]
+            p = self._probability(first, second)
+            before_games = self.played.get((first, second), self.played.get((second, first), 0))
+            weight = pair_information(before_games + games, p) - pair_information(before_games, p)
+            a, b = self.fit.index(first), self.fit.index(second)
+            c = self.covariance
+            spread = c[a][a] + c[b][b] - 2 * c[a][b]
+            factor = weight / (1 + weight * spread)
+            return sum(priority * factor * (c[x][a] - c[x][b] - c[y][a] + c[y][b]) ** 2 / before
+                       for x, y, priority, before in self._priorities())
         after = self.covariance
-        for first, second, games in unit_pairs(lineup):
+        for first, second, games in pairs:
             after = self._update(after, first, second, games)
-        total = 0.0
-        for question in self.asked:
-            before = self._variance(self.covariance, question)
-            if before <= 0:
-                continue
-            estimate = self.fit.difference(question.first, question.second)[0]
-            settled = abs(estimate) / math.sqrt(before)
-            total += question.weight * urgency(settled) * (before - self._variance(after, question)) / before
-        return total
+        return sum(priority * (before - (after[x][x] + after[y][y] - 2 * after[x][y])) / before
+                   for x, y, priority, before in self._priorities())
 
     def candidates(self, players: int) -> list[Lineup]:
         """Every pair of bots (two players); for more, each pair with the bots nearest them."""
