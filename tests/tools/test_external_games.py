@@ -69,13 +69,15 @@ def test_match_on_a_four_player_game_seats_a_everywhere(tmp_path):
                       "-n", "8", "--jobs", "2", "--seed", "2", "--out", str(out))
     assert process.returncode == 0, process.stderr
     assert "4-player game: BOT_A took each seat once per seed" in process.stdout
+    assert ": 8 games, 24 pairwise results (wins, draws, losses below)" in process.stdout
     records = [json.loads(line) for line in out.read_text().splitlines()]
     assert len(records) == 8
     a = digit_bot("--digit", "6")
     assert sorted(record["seats"].index(a) for record in records) == [0, 0, 1, 1, 2, 2, 3, 3]
     summary = _json(run_cli("match", str(path), a, digit_bot("--digit", "3"), "-n", "8",
                             "--jobs", "2", "--out", str(out), "--json"))   # resumed: no game
-    assert summary["games"] == 24 and summary["wins"] == 24          # 8 games x 3 opponents
+    assert summary["games"] == 8 and summary["results"] == 24        # 8 games x 3 opponents
+    assert summary["wins"] == 24
     assert [row["wins"] for row in summary["by_seat"]] == [6, 6, 6, 6]
     assert sum(summary["pentanomial"]) == 12 and summary["players"] == 4
 
@@ -85,13 +87,17 @@ def test_league_of_four_player_games_rates_from_pairwise_results(tmp_path):
     bots = [digit_bot("--digit", str(digit)) for digit in (1, 5, 9)]
     process = run_cli("league", str(path), *bots, "-n", "4", "--jobs", "2", "--seed", "3")
     assert process.returncode == 0, process.stderr
-    assert "3 bots, 3 lineups of 4" in process.stdout
+    assert "3 bots, 3 lineups of 4 (each rotated through the seats per seed), 12 games, " \
+        "60 pairwise results" in process.stdout
     assert "wins of row vs column (draws not counted, as brutaltester shows):" in process.stdout
     summary = _json(run_cli("league", str(path), *bots, "-n", "4", "--jobs", "2", "--seed", "3",
                             "--json"))
     assert [rating["bot"] for rating in summary["ratings"]] == bots[::-1]
+    assert (summary["games"], summary["results"]) == (12, 60)
+    assert [rating["games"] for rating in summary["ratings"]] == [12, 12, 12]   # each sat in all
+    assert [rating["results"] for rating in summary["ratings"]] == [40, 40, 40]
     cell = summary["matrix"][bots[2]][bots[0]]        # 9s against 1s: pairwise results
-    assert cell["games"] == 20 and cell["wins"] > 10      # (a timeout under load draws the rest)
+    assert cell["results"] == 20 and cell["wins"] > 10    # (a timeout under load draws the rest)
 
 
 def test_sweep_and_tune_on_a_game_file(tmp_path):

@@ -73,6 +73,7 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
         test = _Sprt(sprt, tally) if sprt is not None else None
         feed: Callable[[dict], object]
         jobs: Schedule
+        played = [0]                            # games of 3+ players, fed so far
         if tournament.solo:
             tally.solo = True
             feed = SoloComparisons([(first, second)], tally.add).add
@@ -82,7 +83,7 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
             lineup = match_lineup(first, second, tournament.players)
             groups = seed_count or group_count(games or 0, lineup)
             jobs = SeatGroups(lineup, groups, tournament.game_seeds)
-            feed = _pairwise_feed(tally)
+            feed = _pairwise_feed(tally, played)
         else:
             feed = tally.add
             groups = seed_count or pair_count(games or 0)
@@ -98,6 +99,8 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
 
         outcome = tournament.play(jobs, on_record, tally.progress_text, stop_before=decided)
         summary = tally.summary()
+        if tournament.players > 2:          # the tally's "games" are pairwise results
+            summary.update(results=summary["games"], games=played[0])
         summary.update(seed=tournament.base_seed, interrupted=outcome.interrupted,
                        players=tournament.players)
         if test is not None:
@@ -106,9 +109,11 @@ def play_head_to_head(settings: Settings, bot_a: str, bot_b: str, *, games: int 
                                 outcome.interrupted, tournament.players)
 
 
-def _pairwise_feed(tally: HeadToHead) -> Callable[[dict], None]:
-    """A game of several seats counted as its seat-swapped pairwise results."""
+def _pairwise_feed(tally: HeadToHead, played: list[int]) -> Callable[[dict], None]:
+    """A game of several seats counted as its seat-swapped pairwise results (``played[0]``
+    counts the games themselves)."""
     def feed(record: dict) -> None:
+        played[0] += 1
         for pair in pairwise_records(record, paired=True):
             tally.add(pair)
     return feed

@@ -34,6 +34,8 @@ class Standings:
                                for pair in itertools.combinations(set(lineup), 2))] \
             if players > 2 else []
         self._comparisons = SoloComparisons(matchups, self._add_game) if solo else None
+        self.played_games = 0                   # games of 3+ players (the tallies hold results)
+        self.played_by: dict[str, int] = dict.fromkeys(self.names, 0)
         for tally in self.tallies.values():
             tally.solo = solo
 
@@ -71,6 +73,9 @@ class Standings:
 
     def _add_game(self, record: dict) -> None:
         if len(record["seats"]) > 2:
+            self.played_games += 1
+            for name in set(record["seats"]) & self.played_by.keys():
+                self.played_by[name] += 1
             for pair in pairwise_records(record, paired=False):
                 tally = self.tallies.get(frozenset(pair["seats"]))
                 if tally is not None:
@@ -134,15 +139,30 @@ class Standings:
                 points, games = self.points(row, column)
                 if games:
                     wins = self.wins(row, column)[0]
-                    cells[column] = {"games": games, "score": round(points / games, 4),
+                    cells[column] = {self._counted: games, "score": round(points / games, 4),
                                      "wins": wins}
             matrix[row] = cells
-        return {"games": self.games,
-                "ratings": [{"bot": r.name, "elo": round(r.elo, 1),
-                             "elo_ci95": [round(r.low, 1), round(r.high, 1)], "games": r.games,
-                             "score": round(r.score, 4), "faults": self.faults(r.name)}
-                            for r in ratings],
-                "matrix": matrix}
+        entries: list[dict] = [{"bot": r.name, "elo": round(r.elo, 1),
+                                "elo_ci95": [round(r.low, 1), round(r.high, 1)],
+                                "games": r.games, "score": round(r.score, 4),
+                                "faults": self.faults(r.name)}
+                               for r in ratings]
+        summary = {"games": self.games, "ratings": entries, "matrix": matrix}
+        if self.lineups:        # games of 3+ players: the tallies count pairwise results
+            summary.update(games=self.played_games, results=self.games)
+            for entry in entries:
+                entry.update(games=self.played_by[entry["bot"]], results=entry["games"])
+        return summary
+
+    @property
+    def _counted(self) -> str:
+        """What a matrix cell counts: games, or in games of 3+ players their pairwise results."""
+        return "results" if self.lineups else "games"
+
+    def games_of(self, rating: stats.Rating) -> int:
+        """The games ``rating``'s bot played (its rating's count is of pairwise results in games
+        of 3+ players)."""
+        return self.played_by[rating.name] if self.lineups else rating.games
 
     def table_lines(self, ratings: list[stats.Rating], anchor: str | None) -> list[str]:
         width = max(len(name) for name in self.names)
@@ -152,7 +172,7 @@ class Standings:
         for place, rating in enumerate(ratings, 1):
             faults = ", ".join(f"{kind} {n}" for kind, n in sorted(self.faults(rating.name).items()))
             lines.append(f"{place:>2}  {rating.name:<{width}}  {format_elo(rating.elo):>7}  "
-                         f"{format_bounds(rating.low, rating.high):<17}  {rating.games:>5}  "
+                         f"{format_bounds(rating.low, rating.high):<17}  {self.games_of(rating):>5}  "
                          f"{rating.score:>6.1%}  {faults or '-'}")
         return lines
 

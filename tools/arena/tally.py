@@ -300,7 +300,10 @@ def summary_lines(summary: dict) -> list[str]:
     games = summary["games"]
     if not games:
         return [f"{a} vs {b}: no games finished"]
-    lines = [f"{a} vs {b}: {games} games",
+    results = summary.get("results")        # a game of 3+ players: its pairwise results
+    headline = f"{a} vs {b}: {games} games" + \
+        (f", {results} pairwise results (wins, draws, losses below)" if results else "")
+    lines = [headline,
              f"  wins {summary['wins']}  draws {summary['draws']}  losses {summary['losses']}  "
              f"score {summary['score']:.1%}  draw ratio {summary['draw_ratio']:.1%}",
              f"  Elo {format_elo(summary['elo'], '+inf' if summary['score'] > 0.5 else '-inf')} "

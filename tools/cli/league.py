@@ -37,7 +37,8 @@ def run(args) -> int:
         if result.players > 2:
             lines[0] = (f"{result.game} league: {len(standings.names)} bots, "
                         f"{len(standings.lineups)} lineups of {result.players} (each rotated "
-                        f"through the seats per seed), {standings.games} pairwise results")
+                        f"through the seats per seed), {standings.played_games} games, "
+                        f"{standings.games} pairwise results")
         lines += standings.table_lines(result.ratings, result.anchor) + [""]
         order = [rating.name for rating in result.ratings]
         lines += standings.matrix_lines(order) + [""] + standings.win_matrix_lines(order)
