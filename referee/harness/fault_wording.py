@@ -64,14 +64,24 @@ def written_late(timeout_s: float, written_ms: float, read_ms: float) -> str:
             f"itself waiting for a CPU, read it at {read_ms:.0f} ms)")
 
 
-def cpu_use(cpu_ms: float, wait_ms: float | None, overloaded: bool) -> str:
+def cpu_use(cpu_ms: float, wait_ms: float | None, timeout_s: float, waiting_now: bool) -> str:
     """What the bot did with the time it was given: its CPU time, its wait for a CPU, and
-    whether it was still waiting for one at the deadline (``overloaded``)."""
+    whether it was still waiting for one at the deadline (``waiting_now``). A turn in which it
+    waited long for a CPU (5 ms and a tenth of its time, or at the deadline) was the machine's
+    doing: said first, before anything said of the bot."""
+    wait = wait_ms or 0.0
+    waited = wait >= 1
+    if waiting_now or wait >= max(5.0, timeout_s * 100):
+        detail = " (the machine was overloaded in this turn: the bot"
+        if waited:
+            detail += f" waited {wait:.0f} ms for a CPU"
+            detail += ", and was still waiting for one at the deadline" if waiting_now else ""
+        else:
+            detail += " was waiting for a CPU at the deadline"
+        return detail + f"; it used {cpu_ms:.0f} ms CPU)"
     detail = f" (bot used {cpu_ms:.0f} ms CPU"
-    if wait_ms is not None and wait_ms >= 1:
-        detail += f", waited {wait_ms:.0f} ms for a CPU"
-    if overloaded:
-        detail += ", and was waiting for a CPU at the deadline: the machine is overloaded"
+    if waited:
+        detail += f", waited {wait:.0f} ms for a CPU"
     return detail + ")"
 
 

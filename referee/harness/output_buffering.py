@@ -45,8 +45,10 @@ def line_buffering_variables(environment: dict[str, str]) -> dict[str, str]:
 
 
 def waiting_for_input(pid: int) -> bool:
-    """Whether a thread of ``pid`` is blocked in read(2) on its stdin (file descriptor 0): a bot
-    that believes it has answered. False when it cannot be told (another OS, no /proc access)."""
+    """Whether a thread of ``pid`` is asleep in read(2) on its stdin (file descriptor 0): a bot
+    that believes it has answered. Not a thread woken there with its input and waiting for a
+    CPU (state R: an overloaded machine). False when it cannot be told (another OS, no /proc
+    access)."""
     read_number = _READ_SYSCALL.get(platform.machine())
     if read_number is None:
         return False
@@ -60,9 +62,19 @@ def waiting_for_input(pid: int) -> bool:
                 words = file.read().split()
         except OSError:
             continue
-        if len(words) > 1 and words[0] == read_number and int(words[1], 16) == 0:
+        if len(words) > 1 and words[0] == read_number and int(words[1], 16) == 0 \
+                and _asleep(pid, task):
             return True
     return False
+
+
+def _asleep(pid: int, task: str) -> bool:
+    try:
+        with open(f"/proc/{pid}/task/{task}/stat", "rb") as file:
+            raw = file.read()
+    except OSError:
+        return False
+    return raw[raw.rfind(b")") + 2:raw.rfind(b")") + 3] == b"S"
 
 
 def unflushed_hint(line_buffered: bool) -> str:

@@ -23,12 +23,14 @@ sampled (root every 20 ms, tree every 0.5 s), killing the bot past the cap.
 """
 from __future__ import annotations
 
+import array
 import atexit
 import fcntl
 import itertools
 import os
 import select
 import subprocess
+import termios
 import threading
 import time
 import weakref
@@ -153,7 +155,9 @@ class BotProcess(AnswerPipe):
                          stamped=fifo is not None)
         self._poll_in = select.poll()
         self._poll_in.register(self._stdin_fd, select.POLLOUT)
-        self._cpu = CpuClock(self.bot_pid)
+        move = self._cgroup_move                # (a move still under way: its threads then)
+        self._cpu = CpuClock(self.bot_pid, move.path if isinstance(move, cgroup.BotCgroup)
+                             else None)
         self._statm_fd = self._open_proc("statm") if self.memory_mb else None
         if self.memory_mb:
             monitor.add(self)
@@ -251,10 +255,21 @@ class BotProcess(AnswerPipe):
         cpu_ms, wait_ms = self._cpu.since_lap()
         use = hint = ""
         if cpu_ms is not None:
-            use = wording.cpu_use(cpu_ms, wait_ms, cpu_ms < timeout_s * 500 and self._cpu.runnable())
-            if cpu_ms < timeout_s * 100 and not self._buffer and waiting_for_input(self.bot_pid):
+            use = wording.cpu_use(cpu_ms, wait_ms, timeout_s,
+                                  cpu_ms < timeout_s * 500 and self._cpu.runnable())
+            if cpu_ms < timeout_s * 100 and not self._buffer and not self._input_unread() \
+                    and waiting_for_input(self.bot_pid):
                 hint = unflushed_hint(self.line_buffered)
         return BotFault(Fault.TIMEOUT, wording.no_answer(timeout_s, self._buffer, use, hint))
+
+    def _input_unread(self) -> int:
+        """Bytes of input the bot has not read yet (0 if it cannot be told)."""
+        unread = array.array("i", [0])
+        try:
+            fcntl.ioctl(self._stdin_fd, termios.FIONREAD, unread)
+        except (OSError, ValueError):
+            return 0
+        return unread[0]
 
     def _exit_detail(self, alive_text: str) -> str:
         try:
