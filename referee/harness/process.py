@@ -41,6 +41,7 @@ from referee.api import Answer, BotFault, Fault  # (Player's values: see referee
 from referee.harness import arrival, cgroup, guardian
 from referee.harness import fault_wording as wording
 from referee.harness.answer_pipe import MAX_LINE_CHARS, READ_CHUNK, STDERR_TAIL_BYTES, AnswerPipe
+from referee.harness.cgroup_starter import StartedChild
 from referee.harness.cpu_clock import CpuClock
 from referee.harness.output_buffering import line_buffering_variables, unflushed_hint, waiting_for_input
 from referee.harness.process_tree import (
@@ -413,7 +414,7 @@ def _thread_alive(ident: int) -> bool:
     return any(thread.ident == ident for thread in threading.enumerate())
 
 
-def _pipes(process: subprocess.Popen[bytes], stdout_fd: int | None
+def _pipes(process: subprocess.Popen[bytes] | StartedChild, stdout_fd: int | None
            ) -> tuple[IO[bytes], IO[bytes], IO[bytes]]:
     """The bot's stdin, stdout and stderr: ``spawn`` opens the pipes (Popen types them optional),
     ``stdout_fd`` is the reading end of the stdout we gave, if we gave one."""

@@ -32,7 +32,7 @@ import tempfile
 from typing import NamedTuple
 
 from referee.api import UsageError
-from referee.harness import guardian, sandbox
+from referee.harness import cgroup_starter, guardian, sandbox
 
 SHELL = "/bin/sh"
 # $1 the cgroup.procs to enter, $2 "=value" or "-": the PWD the bot's environment had (the shell
@@ -41,6 +41,7 @@ ENTER_CGROUP = ('echo 0 2>/dev/null >"$1" || { echo "botarena: cannot enter the 
                 '$1 (set BOTARENA_NO_CGROUP=1 to run bots without cgroups)" >&2; exit 125; }; '
                 'case $2 in =*) PWD=${2#=} ;; *) unset PWD ;; esac; shift 2; exec "$@"')
 _BINPRM_BYTES = 256             # what the kernel reads of a file to tell its format
+use_clone_into_cgroup = True    # False: always through the shell (the benchmark's comparison)
 
 
 class BotStartError(UsageError):
@@ -48,7 +49,7 @@ class BotStartError(UsageError):
 
 
 class StartedBot(NamedTuple):
-    process: subprocess.Popen[bytes]
+    process: subprocess.Popen[bytes] | cgroup_starter.StartedChild
     bot_pid: int | None                 # the bot's own pid under bwrap (None: ``process`` is it)
     own_folder: str | None              # a temporary working folder to remove at the end
     in_cgroup: bool                     # started inside the cgroup given (False: move it now)
@@ -64,7 +65,16 @@ def start_bot(argv: list[str], name: str, cwd: str | None, environment: dict[str
         raise BotStartError(f"cannot start bot {name!r}: empty command")
     if sandboxed:
         return _start_sandboxed(argv, name, cwd, environment, cgroup_procs, stdout)
-    if cgroup_procs is not None and _check_program(argv[0], name, cwd, environment):
+    program = None if cgroup_procs is None else _check_program(argv[0], name, cwd, environment)
+    if cgroup_procs is not None and program is not None:
+        if use_clone_into_cgroup:
+            folder = os.getcwd() if cwd is None else os.path.abspath(cwd)   # the helper's differs
+            child = cgroup_starter.start_in_cgroup(argv, program, environment, folder,
+                                                   os.path.dirname(cgroup_procs), stdout)
+            if isinstance(child, OSError):
+                raise _start_error(child, argv[0], name, cwd)
+            if child is not None:
+                return StartedBot(child, None, None, True)
         entering = entering_argv(cgroup_procs, environment, argv)
         return StartedBot(_popen(entering, name, cwd, environment, stdout), None, None, True)
     return StartedBot(_popen(argv, name, cwd, environment, stdout), None, None, False)
@@ -125,19 +135,23 @@ def remove_own_folder(path: str) -> None:
     guardian.forget_folder(path)
 
 
-def _check_program(program: str, name: str, cwd: str | None, environment: dict[str, str]) -> bool:
-    """Whether the shell can start ``program`` as ``exec`` would (an ELF or ``#!`` file); the
-    line ``exec``'s error would have given, as a BotStartError, when it cannot start at all."""
+def _check_program(program: str, name: str, cwd: str | None, environment: dict[str, str]
+                   ) -> str | None:
+    """The file to exec for ``program`` where the shell can start it as ``exec`` would (an ELF
+    or ``#!`` file): ``program`` itself if it names a path (from the bot's folder), else the
+    absolute path found in the bot's PATH; None where it cannot; the line ``exec``'s error
+    would have given, as a BotStartError, when it cannot start at all."""
     if cwd is not None and not os.path.isdir(cwd):
         raise BotStartError(f"cannot start bot {name!r}: no directory {cwd!r}")
     if program.startswith("-"):
-        return False                            # the shell would read it as an option
+        return None                             # the shell would read it as an option
     path = _program_path(program, name, cwd, environment)
     try:
         with open(path, "rb") as handle:
             head = handle.read(_BINPRM_BYTES)
     except OSError:
-        return False                            # runnable but unreadable: exec decides
+        return None                             # runnable but unreadable: exec decides
+    found = program if os.sep in program else os.path.abspath(path)
     if head.startswith(b"#!"):
         # as the kernel reads it: after blanks, up to a blank or the line's end (a \r stays)
         line = head[2:].split(b"\n", 1)[0].lstrip(b" \t")
@@ -146,8 +160,8 @@ def _check_program(program: str, name: str, cwd: str | None, environment: dict[s
             raise BotStartError(f"cannot start bot {name!r}: the interpreter on the #! line "
                                 f"of {program!r} was not found (fix that line, or run the file "
                                 "through its interpreter)")
-        return True
-    return head.startswith(b"\x7fELF")
+        return found
+    return found if head.startswith(b"\x7fELF") else None
 
 
 def _program_path(program: str, name: str, cwd: str | None, environment: dict[str, str]) -> str:
@@ -185,27 +199,30 @@ def _not_executable(program: str, name: str) -> BotStartError:
 
 def _popen(argv: list[str], name: str, cwd: str | None, environment: dict[str, str],
            stdout: int, pass_fds: tuple[int, ...] = ()) -> subprocess.Popen[bytes]:
-    program = argv[0]
     try:
         return subprocess.Popen(
             argv, stdin=subprocess.PIPE, stdout=stdout, stderr=subprocess.PIPE,
             bufsize=0, cwd=cwd, env=environment, start_new_session=True, close_fds=True,
             pass_fds=pass_fds)
-    except FileNotFoundError:
-        if os.sep in program and os.path.isfile(program):
-            raise BotStartError(f"cannot start bot {name!r}: the interpreter on the #! line "
-                                f"of {program!r} was not found (fix that line, or run the file "
-                                "through its interpreter)") from None
-        if cwd is not None and not os.path.isdir(cwd):
-            raise BotStartError(f"cannot start bot {name!r}: no directory {cwd!r}") from None
-        raise _not_found(program, name) from None
-    except PermissionError:
-        if os.path.isdir(program):
-            raise BotStartError(f"cannot start bot {name!r}: {program!r} is a directory "
-                                "(give the bot's program in it)") from None
-        raise _not_executable(program, name) from None
     except OSError as error:
-        hint = (" (no #! line? run it through its interpreter, e.g. 'python3 FILE')"
-                if error.errno == errno.ENOEXEC else "")
-        raise BotStartError(f"cannot start bot {name!r}: {error.strerror} "
-                            f"({program!r}){hint}") from None
+        raise _start_error(error, argv[0], name, cwd) from None
+
+
+def _start_error(error: OSError, program: str, name: str, cwd: str | None) -> BotStartError:
+    """The one line for a program that could not be executed (the exec's ``error``)."""
+    if error.errno == errno.ENOENT:
+        if os.sep in program and os.path.isfile(program):
+            return BotStartError(f"cannot start bot {name!r}: the interpreter on the #! line "
+                                 f"of {program!r} was not found (fix that line, or run the file "
+                                 "through its interpreter)")
+        if cwd is not None and not os.path.isdir(cwd):
+            return BotStartError(f"cannot start bot {name!r}: no directory {cwd!r}")
+        return _not_found(program, name)
+    if error.errno in (errno.EACCES, errno.EPERM):
+        if os.path.isdir(program):
+            return BotStartError(f"cannot start bot {name!r}: {program!r} is a directory "
+                                 "(give the bot's program in it)")
+        return _not_executable(program, name)
+    hint = (" (no #! line? run it through its interpreter, e.g. 'python3 FILE')"
+            if error.errno == errno.ENOEXEC else "")
+    return BotStartError(f"cannot start bot {name!r}: {error.strerror} ({program!r}){hint}")
