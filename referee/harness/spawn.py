@@ -10,15 +10,19 @@ push keystrokes into the user's shell (TIOCSTI). Its resource limits are set on 
 afterwards (``BotProcess``), and it inherits no descriptor but its three pipe ends
 (``close_fds``; every pipe is close-on-exec).
 
-Where the bot has a cgroup (``referee.harness.cgroup``), the child execs a shell first, which
-writes its own pid into the cgroup's ``cgroup.procs`` and then execs the bot (the same pid,
-now inside): nothing the bot does, from its first instruction, happens outside its cgroup.
-That costs one exec of a small shell (~0.5 ms) and the kernel's wait when it moves the process
-(see ``cgroup``). The shell's ``exec`` differs from the kernel's in one way: it runs a file
-that is not a program as a shell script, and its errors are its own lines. So the bot's
-program is looked up first, as ``exec`` would find it, and a command that cannot start gets
-the same one line as before; a program that is neither ELF nor ``#!`` (a ``binfmt_misc``
-format) is started directly and moved in after it started, as before (a moment outside).
+Where the bot has a cgroup (``referee.harness.cgroup``), it is made inside it: the helper of
+:mod:`referee.harness.cgroup_starter` creates it there with ``clone3(CLONE_INTO_CGROUP)`` (the
+same session, pipes and signals as above; the bot is still this process's child), so it never
+moves and its start waits for no RCU grace period. Where the helper cannot (no ``clone3``, a
+kernel before 5.7), the child execs a shell first, which writes its own pid into the cgroup's
+``cgroup.procs`` and then execs the bot (the same pid, now inside): one exec of a small shell
+(~0.5 ms) and the kernel's wait when it moves the process (see ``cgroup``). Either way nothing
+the bot does, from its first instruction, happens outside its cgroup. The shell's ``exec``
+differs from the kernel's in one way: it runs a file that is not a program as a shell script,
+and its errors are its own lines. So the bot's program is looked up first, as ``exec`` would
+find it (the path the helper execs), and a command that cannot start gets the same one line as
+before; a program that is neither ELF nor ``#!`` (a ``binfmt_misc`` format) is started directly
+and moved in after it started, as before (a moment outside).
 """
 from __future__ import annotations
 
