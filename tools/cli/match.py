@@ -14,8 +14,9 @@ from tools.cli.options import add_run_arguments, match_games, run_settings
 def register(commands) -> None:
     parser = commands.add_parser(
         "match", help="play BOT_A against BOT_B: Elo with a 95 %% interval, LOS, SPRT",
-        description="Play BOT_A against BOT_B in pairs of games (each seed twice, seats swapped) "
-        "and report from BOT_A's point of view.")
+        description="Play BOT_A against BOT_B in pairs of games (each seed twice, seats swapped; "
+        "in a game of 3 or more players, each seed once per seating: BOT_A in every seat, BOT_B "
+        "in the others) and report from BOT_A's point of view.")
     parser.add_argument("game")
     parser.add_argument("bot_a", metavar="BOT_A")
     parser.add_argument("bot_b", metavar="BOT_B")
