@@ -6,8 +6,12 @@ from __future__ import annotations
 import collections
 import json
 
+import pytest
+
 from tests.conftest import run_cli
 from tests.referee.external.gamefiles import brutal_game, digit_bot, sdk_game
+from tools.arena.seeds import SeedList
+from tools.arena.standings import Standings, round_robin
 
 
 def _seeds(tmp_path, *seeds: int):
@@ -35,6 +39,21 @@ def test_match_plays_every_seed_in_every_seat_with_three_players(tmp_path):
     assert "-n caps" not in process.stdout
 
 
+@pytest.mark.parametrize("bots, players", [("abc", 3), ("ab", 4), ("abcde", 4)])
+def test_a_league_schedule_holds_every_seed_in_every_seating(bots, players):
+    """The first tier's sibling of the next test (a league of game-file games: ~4 s)."""
+    seeds = SeedList((11, 22, 33, 44, 55), "five")
+    standings = Standings(list(bots), round_robin(bots), players=players)
+    jobs = list(standings.jobs(None, seeds, seed_count=len(seeds)))
+    seatings = {seats for lineup in standings.lineups for seats in
+                (tuple(lineup[shift:] + lineup[:shift]) for shift in range(players))}
+    for seed in seeds.seeds:
+        assert {job.seats for job in jobs if job.seed == seed} == seatings
+    assert len(jobs) == len(seeds) * len(seatings)
+    assert standings.seed_groups(None, len(seeds)) == 5
+
+
+@pytest.mark.full
 def test_league_plays_every_seed_with_four_players_and_n_caps_and_says_so(tmp_path):
     game = brutal_game(tmp_path, "--turns", "1", players="4")
     out = tmp_path / "runs.jsonl"
