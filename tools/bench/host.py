@@ -1,7 +1,7 @@
 """CPU per game of a CodinGame referee: ``botarena bench host GAME.toml BOT_A BOT_B [-n 16]``.
 
-Plays ``botarena match GAME.toml BOT_A BOT_B -n GAMES --jobs J`` in this process, as the CLI
-does, and splits the CPU it cost by who spent it:
+Plays ``botarena match GAME.toml BOT_A BOT_B -n GAMES --jobs J`` in a child Python process,
+through the CLI's own entry point, and splits the CPU it cost by who spent it:
 
   referee      every referee process (``channel.referee_cpu``: read from /proc as each ends).
                With ``host = true`` that is one JVM per job slot; its start-up (up to READY)
@@ -9,7 +9,7 @@ does, and splits the CPU it cost by who spent it:
                games. With a ``command`` it is one JVM a game, start-up included.
   bots         the children's CPU (every process this one reaped: bots and referees) less the
                referees'
-  botarena     this process (the harness's threads, the protocol driver)
+  botarena     that process (the harness's threads, the protocol driver)
 
 The bound is the games/s the machine would reach if that CPU were the only limit (the cores
 over the CPU a game); actual / bound says how close the run came. The load average is printed
@@ -18,14 +18,30 @@ before and after (other work on the machine shows there). Figures only; nothing 
 from __future__ import annotations
 
 import argparse
+import json
 import os
-import resource
+import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
 
-from referee.external.channel import referee_cpu
+# The child: the real command line, then what only it can tell (its referees' CPU from
+# channel.referee_cpu, its own CPU after its imports, its reaped children's), written to the
+# file named by argv[1].
+_MEASURED_MATCH = (
+    "import json, resource, sys\n"
+    "from referee.external.channel import referee_cpu\n"
+    "from tools.cli.main import main\n"
+    "start = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "code = main(sys.argv[2:])\n"
+    "own = resource.getrusage(resource.RUSAGE_SELF)\n"
+    "children = resource.getrusage(resource.RUSAGE_CHILDREN)\n"
+    "figures = {**referee_cpu(), 'own_s': own.ru_utime + own.ru_stime - start.ru_utime - start.ru_stime,\n"
+    "           'children_s': children.ru_utime + children.ru_stime}\n"
+    "with open(sys.argv[1], 'w') as out:\n"
+    "    json.dump(figures, out)\n"
+    "sys.exit(code)\n")
 
 
 def _load() -> str:
@@ -33,16 +49,6 @@ def _load() -> str:
         return " ".join(Path("/proc/loadavg").read_text().split()[:3])
     except OSError:
         return "unknown"
-
-
-def _children_cpu_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
-    return usage.ru_utime + usage.ru_stime
-
-
-def _own_cpu_s() -> float:
-    usage = resource.getrusage(resource.RUSAGE_SELF)
-    return usage.ru_utime + usage.ru_stime
 
 
 def parse(argv: list[str]) -> argparse.Namespace:
@@ -65,30 +71,25 @@ def parse(argv: list[str]) -> argparse.Namespace:
 
 def main(argv: list[str] | None = None) -> int:
     args = parse(sys.argv[1:] if argv is None else argv)
-    from tools.cli.main import main as cli_main
-
     load_before = _load()
     cores = os.cpu_count() or 1
     with tempfile.TemporaryDirectory(prefix="bench-host-") as folder:
         out = Path(folder) / "games.jsonl"
+        measured = Path(folder) / "figures.json"
         command = ["match", args.game, *args.bots, "-n", str(args.games), "--jobs", str(args.jobs),
                    "--seed", str(args.seed), "--out", str(out), "--quiet"]
         print("running: botarena " + " ".join(command), flush=True)
-        referee_before = referee_cpu()
-        children, own = _children_cpu_s(), _own_cpu_s()
         wall = time.perf_counter()
-        code = cli_main(command)            # its end closes the hosts: their CPU is counted
+        code = subprocess.run([sys.executable, "-c", _MEASURED_MATCH, str(measured), *command]).returncode
         wall = time.perf_counter() - wall
-        own = _own_cpu_s() - own
-        children = _children_cpu_s() - children
-        referee_after = referee_cpu()
         games = sum(1 for _ in out.open()) if out.exists() else 0
-    if code != 0 or games == 0:
+        figures = json.loads(measured.read_text()) if measured.exists() else None
+    if code != 0 or games == 0 or figures is None:
         print(f"botarena bench host: the match failed (exit {code}, {games} games)", file=sys.stderr)
         return 1
-    processes = int(referee_after["processes"] - referee_before["processes"])
-    referee = referee_after["cpu_s"] - referee_before["cpu_s"]
-    startup = referee_after["startup_cpu_s"] - referee_before["startup_cpu_s"]
+    own, children = figures["own_s"], figures["children_s"]
+    processes = int(figures["processes"])
+    referee, startup = figures["cpu_s"], figures["startup_cpu_s"]
     bots = children - referee
     total = children + own
     hosted = startup > 0
