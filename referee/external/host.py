@@ -94,7 +94,7 @@ def compiled_host(java: str) -> Path:
     return folder
 
 
-# The JVM's own warnings (unified logging: a CDS archive it cannot map, JFR's start-up line...)
+# The JVM's own warnings (unified logging: large pages it cannot have, a CDS archive it cannot map)
 # go to stdout by default, into the protocol: the host sends them to stderr.
 JVM_LOG_TO_STDERR = ("-Xlog:disable", "-Xlog:all=warning:stderr")
 # C1 alone: each game's classes are new to the JVM (a fresh loader), so C2 recompiles them every
