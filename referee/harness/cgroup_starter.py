@@ -12,7 +12,8 @@ single-threaded, makes the bots: for each request on its socket (argv, environme
 folder, the program's path, the cgroup's folder, and the bot's three pipe ends as descriptors)
 it calls ``clone3`` with ``CLONE_INTO_CGROUP`` (the child is in the cgroup from its first
 instruction), ``CLONE_PARENT`` (the bot is the harness's child, waited for by the harness as if
-it had started it) and ``CLONE_VFORK`` (it answers once the bot runs its program, or failed to).
+it had started it); it answers with the pid at once, while the child goes on to its program
+(the fewest wake-ups between harness and helper: each one waits for a CPU on a loaded machine).
 The child gives its pipes the numbers 0, 1 and 2, leads a session of its own (no controlling
 terminal), takes the signal dispositions a bot gets from ``subprocess`` (the terminal's signals
 ignored only where the harness ignores them, SIGPIPE and SIGXFSZ to their default), enters the
@@ -44,7 +45,6 @@ from collections.abc import Callable
 from typing import IO
 
 _SYS_CLONE3 = 435                   # the same number on every architecture since Linux 5.3
-_CLONE_VFORK = 0x00004000
 _CLONE_PARENT = 0x00008000
 _CLONE_INTO_CGROUP = 0x200000000
 _PR_SET_DUMPABLE = 4
@@ -102,12 +102,12 @@ def turn_off() -> None:
 
 def start_in_cgroup(argv: list[str], program: str, environment: dict[str, str],
                     cwd: str | None, cgroup_folder: str, stdout: int = subprocess.PIPE
-                    ) -> StartedChild | OSError | None:
+                    ) -> StartedChild | None:
     """Start ``program`` (argv ``argv``) inside ``cgroup_folder`` through the helper, with new
     pipes on stdin and stderr and ``stdout`` (a new pipe, or the writing end of one given, which
-    stays the caller's to close): the started child; or the OSError of a program that could not
-    be executed (its child already waited for); or None where the helper could not do it (start
-    it another way)."""
+    stays the caller's to close): the started child (which exits with status 127 and one line on
+    its stderr if the program cannot be executed after all: the caller looked it up); or None
+    where the helper could not do it (start it another way)."""
     if not available():
         return None
     ignored = [int(number) for number in _TERMINAL_SIGNALS
@@ -130,9 +130,6 @@ def start_in_cgroup(argv: list[str], program: str, environment: dict[str, str],
         return StartedChild(pid, stdin_write, stdout_read, stderr_read)
     for fd in (stdin_write, stderr_read) + (() if stdout_read is None else (stdout_read,)):
         os.close(fd)
-    if stage == "exec":
-        _wait_exited(pid)
-        return OSError(number, os.strerror(number))
     if stage in ("clone", "request") and number in UNSUPPORTED or answer is None:
         turn_off()
     return None
@@ -150,13 +147,6 @@ def _ask(request: bytes, fds: tuple[int, ...]) -> tuple[int, int, str] | None:
             return None                         # gone, or a request too large for the socket
     pid, number, stage = answer
     return int(pid), int(number), str(stage)
-
-
-def _wait_exited(pid: int) -> None:
-    try:
-        os.waitpid(pid, 0)
-    except ChildProcessError:
-        pass
 
 
 class StartedChild:
@@ -224,8 +214,9 @@ def _receive(channel: socket.socket) -> tuple[bytes, list[int]]:
     return data, list(fds)
 
 
-def _exec_in_child(request: Request, pipes: list[int], report: int) -> None:
-    """In the new process: pipes on 0, 1, 2, a session, the folder, the program. Never returns."""
+def _exec_in_child(request: Request, pipes: list[int]) -> None:
+    """In the new process: pipes on 0, 1, 2, a session, the folder, the program; or one line on
+    its stderr and exit status 127 where the program cannot be executed. Never returns."""
     argv, environment, folder, program, _cgroup, ignored = request
     try:
         for number in _TERMINAL_SIGNALS + _RESTORED_SIGNALS:   # ours are not the bot's
@@ -237,37 +228,29 @@ def _exec_in_child(request: Request, pipes: list[int], report: int) -> None:
             os.chdir(folder)
         os.execve(program, argv, environment)
     except OSError as error:
-        os.write(report, str(error.errno or errno.EIO).encode())
+        os.write(2, f"botarena: cannot run {program}: {error.strerror}\n".encode(errors="replace"))
     finally:
         os._exit(127)
 
 
 def start(clone3: Callable[[object, int], int], request: Request, pipes: list[int]
           ) -> tuple[int, int, str]:
-    """(pid, 0, "") of the bot started, or (pid or 0, errno, stage) of what failed: stage
-    ``cgroup`` (the folder could not be opened), ``clone`` (clone3 refused) or ``exec`` (the
-    child, pid, exited 127 without running the program)."""
+    """(pid, 0, "") of the bot started, or (0, errno, stage) of what failed: stage ``cgroup``
+    (the folder could not be opened) or ``clone`` (clone3 refused)."""
     try:
         group = os.open(request[4], os.O_RDONLY | os.O_DIRECTORY | os.O_CLOEXEC)
     except OSError as error:
         return 0, error.errno or errno.EIO, "cgroup"
-    report_read, report_write = os.pipe()
     try:
-        arguments = _CloneArgs(flags=_CLONE_INTO_CGROUP | _CLONE_PARENT | _CLONE_VFORK,
-                               cgroup=group)
+        arguments = _CloneArgs(flags=_CLONE_INTO_CGROUP | _CLONE_PARENT, cgroup=group)
         pid = clone3(ctypes.byref(arguments), ctypes.sizeof(arguments))
         if pid == 0:
-            _exec_in_child(request, pipes, report_write)
+            _exec_in_child(request, pipes)
         if pid < 0:
             return 0, ctypes.get_errno() or errno.EIO, "clone"
-        os.close(report_write)
-        report_write = -1
-        failed = os.read(report_read, 16)       # the child exec'd or exited: CLONE_VFORK
-        return (pid, int(failed), "exec") if failed else (pid, 0, "")
+        return pid, 0, ""
     finally:
-        for fd in (group, report_read, report_write):
-            if fd >= 0:
-                os.close(fd)
+        os.close(group)
 
 
 def main(argv: list[str]) -> None:

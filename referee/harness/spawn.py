@@ -75,8 +75,6 @@ def start_bot(argv: list[str], name: str, cwd: str | None, environment: dict[str
             folder = os.getcwd() if cwd is None else os.path.abspath(cwd)   # the helper's differs
             child = cgroup_starter.start_in_cgroup(argv, program, environment, folder,
                                                    os.path.dirname(cgroup_procs), stdout)
-            if isinstance(child, OSError):
-                raise _start_error(child, argv[0], name, cwd)
             if child is not None:
                 return StartedBot(child, None, None, True)
         entering = entering_argv(cgroup_procs, environment, argv)

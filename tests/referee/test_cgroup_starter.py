@@ -63,6 +63,7 @@ def test_it_ignores_the_signals_a_bot_started_by_subprocess_ignores(monkeypatch)
         for through_the_helper in (True, False):
             monkeypatch.setattr(spawn, "use_clone_into_cgroup", through_the_helper)
             with BotProcess(["cat"], memory_mb=None) as bot:
+                bot.read_line(bot.send(["1"], 10), 10)      # it runs its program by now
                 masks.append(_ignored_mask(bot.pid))
         helper_mask, shell_mask = masks
         assert helper_mask & (1 << (signal.SIGINT - 1)) == \
@@ -79,18 +80,23 @@ def _ignored_mask(pid: int) -> int:
     raise AssertionError("no SigIgn line")
 
 
-def test_a_program_that_cannot_be_executed_is_told_and_its_child_waited_for(tmp_path):
+def test_a_program_that_cannot_be_executed_after_all_exits_127_saying_why(tmp_path):
+    """The harness looked the program up first (spawn's one line for what cannot start); one
+    gone since is told on the child's stderr, and its exit is the harness's to wait for."""
     _require_the_helper()
     group = cgroup.new_bot_cgroup()
     assert group is not None
     try:
-        failed = cgroup_starter.start_in_cgroup(["gone"], str(tmp_path / "gone"), {}, str(tmp_path),
-                                                group.path)
-        assert isinstance(failed, OSError) and failed.errno == errno.ENOENT
-        assert _zombie_children() == []         # its child was waited for
-        message = str(spawn._start_error(failed, "./gone", "b", str(tmp_path)))
-        assert message == "cannot start bot 'b': './gone' not found (check the path, or give a " \
-                          "built-in bot's name)"
+        child = cgroup_starter.start_in_cgroup(["gone"], str(tmp_path / "gone"), {}, str(tmp_path),
+                                               group.path)
+        assert isinstance(child, cgroup_starter.StartedChild)
+        assert child.wait(timeout=10) == 127
+        assert child.stdout is not None
+        assert child.stderr.read() == f"botarena: cannot run {tmp_path / 'gone'}: No such file " \
+                                      "or directory\n".encode()
+        assert _zombie_children() == []
+        for stream in (child.stdin, child.stdout, child.stderr):
+            stream.close()
     finally:
         group.remove()
 
