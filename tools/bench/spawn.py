@@ -8,16 +8,19 @@ timed from the call to the first echoed line:
              and the move), right after another move
   preexec    the same as vfork plus a preexec_fn setting PR_SET_PDEATHSIG (subprocess must fork)
   setpriv    the same through the exec shim ``setpriv --pdeathsig KILL`` (one more exec)
-Then a whole BotProcess (start, first answer, close: what each bot of each game costs): started
-inside its cgroup (today), moved in by a thread after it started (the older way, which left a
-window), without a cgroup (the /proc search), and sandboxed under bwrap (what --sandbox adds).
-Rounds alternate the variants so they see the same machine.
+Then a whole BotProcess (start, first answer, close: what each bot of each game costs): made
+inside its cgroup by clone3(CLONE_INTO_CGROUP) (today: ``referee.harness.cgroup_starter``),
+started through the shell that enters its cgroup (where clone3 cannot be used), moved in by a
+thread after it started (the older way, which left a window), without a cgroup (the /proc
+search), and sandboxed under bwrap (what --sandbox adds). Rounds alternate the variants so they
+see the same machine.
 
 Last, the kernel's price for a move into a cgroup: it waits for an RCU grace period unless
-another move happened a moment before. A move of a sleeping process is timed after quiet spells
-of several lengths, and a game's start (its two bots started together, the time until both
-answered) after a quiet spell as long as a short game, the new way against the older one: the
-cost a game pays. Figures are printed, nothing is asserted.
+another move happened a moment before (or the cgroup2 mount has ``favordynmods``, printed). A
+move of a sleeping process is timed after quiet spells of several lengths, and a game's start
+(its two bots started together, the time until both answered) after a quiet spell as long as a
+short game, made inside by clone3 and through the shell, against the older way: the cost a game
+pays. Figures are printed, nothing is asserted.
 """
 from __future__ import annotations
 
@@ -31,7 +34,7 @@ import time
 from collections.abc import Callable, Sequence
 from typing import TypeVar
 
-from referee.harness import cgroup, process, spawn
+from referee.harness import cgroup, cgroup_starter, process, spawn
 from referee.harness.process import BotProcess
 from referee.harness.sandbox import bwrap_program
 from tools.bench.pipes import pipes_of
@@ -125,6 +128,15 @@ def _the_older_way(call: Callable[[], _T]) -> _T:
         process._ENTER_AT_START = True
 
 
+def _through_the_shell(call: Callable[[], _T]) -> _T:
+    """``call`` with bots started through the shell that enters their cgroup (no clone3)."""
+    spawn.use_clone_into_cgroup = False
+    try:
+        return call()
+    finally:
+        spawn.use_clone_into_cgroup = True
+
+
 def _without_cgroups(call: Callable[[], _T]) -> _T:
     original = cgroup.new_bot_cgroup
     cgroup.new_bot_cgroup = lambda: None
@@ -172,18 +184,21 @@ def _print_moves(rounds: int) -> None:
 
 
 def _print_game_cost(rounds: int) -> None:
-    starts: dict[str, list[float]] = {"inside": [], "moved": []}
+    starts: dict[str, list[float]] = {"clone3": [], "shell": [], "moved": []}
     for _ in range(max(3, rounds // 10)):
         time.sleep(_GAME_MS / 1000)
-        starts["inside"].append(_game_start_once())
+        starts["clone3"].append(_game_start_once())
+        time.sleep(_GAME_MS / 1000)
+        starts["shell"].append(_through_the_shell(_game_start_once))
         time.sleep(_GAME_MS / 1000)
         starts["moved"].append(_the_older_way(_game_start_once))
-    inside, moved = statistics.median(starts["inside"]), statistics.median(starts["moved"])
+    clone3, shell, moved = (statistics.median(starts[name]) for name in ("clone3", "shell", "moved"))
     print(f"a game's start after {_GAME_MS} ms without a move (every game of a match: games last "
           "longer than a grace period), two bots to both first answers:")
-    print(f"  inside their cgroup {inside * 1000:.2f} ms, moved after they started "
-          f"{moved * 1000:.2f} ms: the game pays {(inside - moved) * 1000:+.2f} ms once (its "
-          "bots share one grace period)")
+    print(f"  made inside their cgroup (clone3) {clone3 * 1000:.2f} ms, through the shell "
+          f"{shell * 1000:.2f} ms, moved after they started {moved * 1000:.2f} ms")
+    print(f"  the game pays {(clone3 - moved) * 1000:+.2f} ms made inside, "
+          f"{(shell - moved) * 1000:+.2f} ms through the shell (its bots share one grace period)")
 
 
 def run(rounds: int) -> None:
@@ -191,8 +206,8 @@ def run(rounds: int) -> None:
     setpriv = shutil.which("setpriv")
     bwrap = bwrap_program()
     spawns: dict[str, list[float]] = {"vfork": [], "shim": [], "preexec": [], "setpriv": []}
-    bots: dict[str, list[tuple[float, float, float]]] = {"cgroup": [], "moved": [],
-                                                         "no cgroup": [], "sandboxed": []}
+    bots: dict[str, list[tuple[float, float, float]]] = {
+        "cgroup": [], "shell": [], "moved": [], "no cgroup": [], "sandboxed": []}
     using_cgroups = cgroup.run_folder() is not None
     _bot_once()                                     # set-up once: guardian, cgroup folder
     for _ in range(rounds):
@@ -204,6 +219,7 @@ def run(rounds: int) -> None:
             spawns["setpriv"].append(_echo_once([setpriv, "--pdeathsig", "KILL", "--", *cat]))
         if using_cgroups:
             bots["cgroup"].append(_bot_once())
+            bots["shell"].append(_through_the_shell(_bot_once))
             bots["moved"].append(_the_older_way(_bot_once))
         bots["no cgroup"].append(_without_cgroups(_bot_once))
         if bwrap:
@@ -217,9 +233,12 @@ def run(rounds: int) -> None:
         else:
             print(f"  {name:<8} skipped: " + ("no cgroup v2 here" if name == "shim"
                                               else "not installed"))
-    print("one bot per game, BotProcess start / first answer / close (total):")
-    labels = {"cgroup": "cgroup", "moved": "moved in", "no cgroup": "no cgroup",
-              "sandboxed": "sandboxed"}
+    made_by = "clone3(CLONE_INTO_CGROUP)" if cgroup_starter.available() else \
+        "the shell (clone3 cannot be used here)"
+    print("one bot per game, BotProcess start / first answer / close (total); in its cgroup: "
+          f"made inside by {made_by}, through the shell that enters it, moved in after its start:")
+    labels = {"cgroup": "clone3", "shell": "shell", "moved": "moved in",
+              "no cgroup": "no cgroup", "sandboxed": "sandboxed"}
     for name, rows in bots.items():
         if not rows:
             print(f"  {labels[name]:<10} skipped: " + ("no bwrap (apt-get install bubblewrap)"
@@ -236,6 +255,10 @@ def run(rounds: int) -> None:
         boxed = statistics.median(sum(parts) for parts in bots["sandboxed"])
         print(f"--sandbox adds {(boxed - plain) * 1000:.2f} ms per bot (start-up and teardown)")
     if using_cgroups:
+        dynamic = cgroup.favors_dynamic_moves()
+        print("the cgroup2 mount " + ("has favordynmods: moves wait for no grace period" if dynamic
+                                      else "has no favordynmods (mount -o remount,favordynmods "
+                                           "turns it on): moves after a quiet spell wait"))
         _print_moves(rounds)
         _print_game_cost(rounds)
 
