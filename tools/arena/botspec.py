@@ -61,7 +61,13 @@ def bot_parser(game: str, name: str) -> argparse.ArgumentParser:
 
 def bot_description(game: str, name: str) -> str:
     module = importlib.import_module(bot_module(game, name))
-    return (module.__doc__ or "").strip().splitlines()[0] if module.__doc__ else ""
+    return first_paragraph(module.__doc__ or "")
+
+
+def first_paragraph(docstring: str) -> str:
+    """A docstring's first paragraph on one line: its summary, whole even when it wraps (the
+    first line alone of 'keeps the best pushes, then\nDUCT over them.' ends at 'then')."""
+    return " ".join(docstring.strip().split("\n\n")[0].split())
 
 
 def _python_env() -> dict[str, str]:

@@ -18,7 +18,7 @@ from pathlib import Path
 
 from referee.api import UsageError
 from referee.games import game_names
-from tools.arena.botspec import PROJECT_ROOT, bot_module, bot_path, builtin_bots
+from tools.arena.botspec import PROJECT_ROOT, bot_module, bot_path, builtin_bots, first_paragraph
 from tools.bundle.defaults import bake_defaults
 from tools.bundle.entry import Entry
 from tools.bundle.strip import strip_source
@@ -322,7 +322,7 @@ def plural(count: int, noun: str) -> str:
 def render(entry: Entry, modules: list[SourceModule], defaults: dict, command: str) -> str:
     """The bundle's text: a header, the importer, every module's source, and the call that runs it."""
     entry_source = next(module.source for module in modules if module.name == entry.name)
-    description = next(iter((ast.get_docstring(ast.parse(entry_source)) or "").splitlines()), "")
+    description = first_paragraph(ast.get_docstring(ast.parse(entry_source)) or "")
     header = [
         "#!/usr/bin/env python3",
         f"# {entry.label if entry.package else entry.path.name}, bundled by botarena: {description}",

@@ -1,0 +1,27 @@
+"""What a new user met trying botarena from a fresh clone with README.md and docs/ in hand
+(issue 33's last check): each is a test of what they now see."""
+from __future__ import annotations
+
+from referee.games import game_names
+from tests.conftest import run_cli
+from tools.arena.botspec import bot_description, builtin_bots
+
+
+def test_every_built_in_bot_is_described_by_whole_sentences():
+    """`botarena bots GAME` showed 'hybrid: ... keeps both players' --keep best pushes, then':
+    the first line of a docstring whose summary wraps, cut mid-sentence."""
+    cut = {f"{game}/{name}": bot_description(game, name)
+           for game in game_names() for name in builtin_bots(game)
+           if not bot_description(game, name).endswith((".", ")"))}
+    assert cut == {}
+    assert bot_description("xmas_rush", "hybrid").endswith("then DUCT over that matrix.")
+
+
+def test_a_bundles_header_describes_the_bot_in_whole_sentences(tmp_path):
+    out = tmp_path / "pmc.py"
+    done = run_cli("bundle", "xmas_rush/pmc", "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    header = out.read_text().splitlines()[1]
+    assert header == ("# bots/xmas_rush/pmc.py, bundled by botarena: Primitive Monte Carlo: each own "
+                      "action in turn against a random reply, a short playout, the evaluation; "
+                      "best mean wins.")
