@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import dataclasses
 import os
+import shlex
 import subprocess
 import sys
 import threading
@@ -161,8 +162,8 @@ def test_cluster_without_distributed_says_in_one_line_how_to_install_it():
                           text=True, timeout=120)
     assert done.returncode == 2 and done.stdout == ""
     assert done.stderr.splitlines() == [
-        "botarena: --cluster needs Dask's distributed package: pip install 'botarena[cluster]' "
-        "(or: pip install distributed)"]
+        "botarena: --cluster needs Dask's distributed package: "
+        f"{shlex.quote(sys.executable)} -m pip install distributed"]
 
 
 def test_jobs_and_cluster_together_is_a_usage_error():

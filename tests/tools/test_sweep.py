@@ -5,6 +5,7 @@ import csv
 import importlib.util
 import json
 import os
+import shlex
 import subprocess
 import sys
 
@@ -106,7 +107,10 @@ def test_without_matplotlib_the_sweep_says_how_to_get_the_plot(tmp_path):
                            "--vs", "random --seed 9", "-n", "2", "--plot", str(plot)],
                           cwd=ROOT, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stderr
-    assert "pip install 'botarena[plot]'" in done.stderr + done.stdout
+    # the pip of botarena's own Python: a bare 'pip' is another Python's beside a .venv
+    hint = f"{shlex.quote(sys.executable)} -m pip install matplotlib"
+    assert f"to get it: {hint}" in done.stderr
+    assert f"plot: not drawn, matplotlib is missing ({hint})" in done.stdout
     assert not plot.exists()
 
 

@@ -13,6 +13,8 @@ producer's thread, which alone writes the results file.
 from __future__ import annotations
 
 import os
+import shlex
+import sys
 import threading
 from collections.abc import Mapping
 from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
@@ -161,7 +163,8 @@ class LocalExecutor:
         self.close()
 
 
-CLUSTER_HINT = "pip install 'botarena[cluster]' (or: pip install distributed)"
+# the pip of the Python botarena runs in (a bare 'pip' is often another Python's)
+CLUSTER_HINT = f"{shlex.quote(sys.executable)} -m pip install distributed"
 
 
 def open_executor(arena: Arena, *, jobs: int | None = None, cluster: str | None = None,

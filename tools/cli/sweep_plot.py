@@ -4,12 +4,16 @@ interval is an arrow to the frame, so no point vanishes and no warning is printe
 from __future__ import annotations
 
 import math
+import shlex
+import sys
 from pathlib import Path
 from typing import Any
 
 from referee.api import UsageError
 
-PLOT_HINT = "pip install 'botarena[plot]' (or: pip install matplotlib)"
+# the pip of the Python botarena runs in: a bare 'pip' is often another Python's (or refused by
+# Debian's externally-managed system Python) when botarena runs from the quickstart's .venv
+PLOT_HINT = f"{shlex.quote(sys.executable)} -m pip install matplotlib"
 _INFINITE_MARKER = {1: "^", -1: "v"}       # an estimate of +inf / -inf, on the frame
 
 
