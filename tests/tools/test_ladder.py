@@ -231,3 +231,14 @@ def test_a_bot_added_from_another_terminal_plays_and_a_second_run_is_refused(lad
     assert "late" in out and "stopped (run again to go on)" in out
     records = _records(ladder)
     assert len({record_key(r) for r in records}) == len(records)
+
+
+def test_a_bot_without_games_has_no_score_yet(ladder):
+    """A bot just added has the fit's prior (Elo about 0), not a score of 50 % it never played."""
+    assert _ladder(ladder, "add", "new", "random --seed 4").returncode == 0
+    table = json.loads(_ladder(ladder, "show", "--json").stdout)
+    assert [entry["score"] for entry in table["ratings"]] == [None, None, None]
+    row = next(line for line in _ladder(ladder, "show").stdout.splitlines() if " new *" in line)
+    assert row.split()[-2:] == ["-", "-"], row              # score, faults
+    assert json.loads(_ladder(ladder, "show", "--bot", "new", "--json").stdout)["score"] is None
+    assert _ladder(ladder, "show", "--bot", "new").stdout.splitlines()[1].endswith(", 0 games")

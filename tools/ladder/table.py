@@ -62,7 +62,7 @@ class LadderTable:
             lines.append(f"{place:>2}  {self._mark(rating.name):<{width}}  "
                          f"{format_elo(rating.elo):>7}  "
                          f"{format_bounds(rating.low, rating.high):<17}  {rating.games:>5}  "
-                         f"{rating.score:>6.1%}  {faults or '-'}")
+                         f"{_score_text(rating):>6}  {faults or '-'}")
         order = [rating.name for rating in self.ratings]
         lines += [f"* newest: {self.newest}", ""] + self.standings.win_matrix_lines(order)
         return lines
@@ -71,6 +71,8 @@ class LadderTable:
         summary = self.standings.to_json(self.ratings)
         for place, entry in enumerate(summary["ratings"], 1):
             entry["rank"] = place
+            if entry["games"] == 0:
+                entry["score"] = None           # a bot just added: no score yet, not 50 %
             entry["newest"] = entry["bot"] == self.newest
         summary.update(folder=str(self.folder.path), game=self.config.game,
                        newest=self.newest, results=len(self.records),
@@ -112,7 +114,8 @@ class LadderTable:
         place, rating = self._rating(name)
         return {"bot": name, "rank": place, "elo": round(rating.elo, 1),
                 "elo_ci95": [round(rating.low, 1), round(rating.high, 1)], "games": rating.games,
-                "score": round(rating.score, 4), "newest": name == self.newest,
+                "score": round(rating.score, 4) if rating.games else None,
+                "newest": name == self.newest,
                 "command": self.folder.active()[name].given, "opponents": self.bot_rows(name)}
 
     def bot_lines(self, name: str) -> list[str]:
@@ -122,8 +125,8 @@ class LadderTable:
         width = max([len("opponent")] + [len(row["opponent"]) for row in rows])
         lines = [f"{self._mark(name)}: {bot.given!r}, added {bot.time}",
                  f"rank {place} of {len(self.names)}, Elo {format_elo(rating.elo)} "
-                 f"{format_bounds(rating.low, rating.high)}, {rating.games} games, score "
-                 f"{rating.score:.1%}",
+                 f"{format_bounds(rating.low, rating.high)}, {rating.games} games"
+                 + (f", score {rating.score:.1%}" if rating.games else ""),
                  f"{'opponent':<{width}}  {'games':>5}  {'W-D-L':<13}  {'score':>6}  "
                  f"{'Elo difference [95 %]':<28}  faults"]
         for row in rows:
@@ -135,3 +138,8 @@ class LadderTable:
                          f"{score:>6}  {format_elo(row['elo_difference']):>7} "
                          f"{format_bounds(low, high):<20}  {faults or '-'}")
         return lines
+
+
+def _score_text(rating: stats.Rating) -> str:
+    """A bot's score over its games, '-' before its first (the fit's prior says 50 %; no game did)."""
+    return f"{rating.score:.1%}" if rating.games else "-"
