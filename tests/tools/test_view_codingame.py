@@ -146,9 +146,33 @@ def test_without_viewer_files_the_generic_page_says_why_in_one_line(tmp_path):
     done = run_cli("view", str(replay))
     assert done.returncode == 0, done.stderr
     lines = done.stderr.splitlines()
-    assert len(lines) == 1 and lines[0].startswith("botarena view: no CodinGame viewer: no view/")
-    assert "viewer = [...]" in lines[0] and lines[0].endswith("showing botarena's page")
+    assert lines == ["botarena view: no CodinGame viewer: the game file names no jar or folder to "
+                     "look in for view/: no viewer entries, and its command gives java no -cp; name "
+                     "the jars or folders that hold view/ with viewer = [...] in the game file "
+                     "(docs/codingame-referees.md); showing botarena's page"]
     assert (tmp_path / "plain.html").is_file()
+
+
+def test_why_there_is_no_viewer_says_what_was_looked_in(tmp_path):
+    """A Python referee names nowhere to look (the example's case, where a list of four missing
+    files read as a broken build); folders without view/ and a partial viewer say so."""
+    empty = tmp_path / "classes"
+    empty.mkdir()
+    partial = tmp_path / "partial" / "view"
+    partial.mkdir(parents=True)
+    (partial / "config.js").write_text("export const modules = []\n")
+    for viewer, reason in (
+            ("", "the game file names no jar or folder to look in for view/: no viewer entries, "
+                 "and its command gives java no -cp; "),
+            ('viewer = ["classes"]', "no view/ folder in any of the 1 jars and folders of its "
+                                     "viewer entries and its command's -cp: "),
+            ('viewer = ["classes", "partial"]',
+             "no view/player.js (the SDK runner's player), view/player.html (the SDK runner's "
+             "player page), view/core/Drawer.js (the SDK core's viewer) in its viewer entries and "
+             "its command's -cp: ")):
+        found = find_viewer(read_game_file(sdk_game(tmp_path, extra=viewer)))
+        assert found == reason + ("name the jars or folders that hold view/ with viewer = [...] "
+                                  "in the game file (docs/codingame-referees.md)")
 
 
 def test_a_page_name_for_the_viewer_is_refused_and_games_says_what_was_found(played, tmp_path):

@@ -66,12 +66,19 @@ def find_viewer(game_file: GameFile) -> ViewerFiles | str:
             if len(files) > MAX_FILES:
                 return f"more than {MAX_FILES} files under view/ in {root}: not a viewer"
     missing = [f"view/{path} ({what})" for path, what in REQUIRED.items() if path not in files]
-    if missing:
-        where = "its viewer, classpath and libraries" if game_file.host else \
-            "its viewer entries and its command's -cp"
-        return (f"no {', '.join(missing)} in {where}: name the jars or folders that hold view/ "
-                "with viewer = [...] in the game file (docs/codingame-referees.md)")
-    return ViewerFiles(files, tuple(roots))
+    if not missing:
+        return ViewerFiles(files, tuple(roots))
+    where = "its viewer, classpath and libraries" if game_file.host else \
+        "its viewer entries and its command's -cp"
+    advice = ("name the jars or folders that hold view/ with viewer = [...] in the game file "
+              "(docs/codingame-referees.md)")
+    if not roots:                   # a referee that is no java command (a Python one) and no viewer
+        given = "no viewer, classpath or libraries" if game_file.host else \
+            "no viewer entries, and its command gives java no -cp"
+        return f"the game file names no jar or folder to look in for view/: {given}; {advice}"
+    if not files:
+        return f"no view/ folder in any of the {len(roots)} jars and folders of {where}: {advice}"
+    return f"no {', '.join(missing)} in {where}: {advice}"
 
 
 def viewer_roots(game_file: GameFile) -> list[str]:
