@@ -2,9 +2,12 @@
 (issue 33's last check): each is a test of what they now see."""
 from __future__ import annotations
 
-from referee.games import game_names
+from referee.games import game_names, load_game
+from referee.match import play_match
+from referee.testing import ScriptedPlayer
 from tests.conftest import run_cli
 from tools.arena.botspec import bot_description, builtin_bots
+from tools.cli.play import summary_text
 
 
 def test_every_built_in_bot_is_described_by_whole_sentences():
@@ -25,3 +28,14 @@ def test_a_bundles_header_describes_the_bot_in_whole_sentences(tmp_path):
     assert header == ("# bots/xmas_rush/pmc.py, bundled by botarena: Primitive Monte Carlo: each own "
                       "action in turn against a random reply, a short playout, the evaluation; "
                       "best mean wins.")
+
+
+def test_plays_seat_lines_line_up_with_a_long_bot_path():
+    """README's twenty_one example: 'docs/examples/twenty_one/bots/perfect.py score 1' ran the
+    path into the score, and a longer path beside it put each seat's figures elsewhere."""
+    names = ["docs/examples/twenty_one/bots/perfect.py", "python3 some/other/folder/a_longer_name.py"]
+    result = play_match(load_game("tictactoe"), [ScriptedPlayer(lambda lines: lines[-1], name)
+                                                 for name in names], seed=1)
+    seats = summary_text(result).splitlines()[1:3]
+    assert len({line.index(" score ") for line in seats}) == 1
+    assert seats[1].startswith(f"  seat 1  {names[1]}  score ")

@@ -163,12 +163,14 @@ def to_psyleague(result: MatchResult) -> dict:
 def summary_text(result: MatchResult) -> str:
     frames = "" if result.frames is None else f" ({result.frames} frames)"
     lines = [f"{result.game}  seed {result.seed}  {result.turns} turns{frames}  ({result.reason})"]
+    # the seats' columns line up, a path longer than the usual column included
+    width = max([28] + [len(player.bot) + 1 for player in result.players])
     for seat, player in enumerate(result.players):
         latency = player.latency_summary()
         fault = f"  FAULT {player.fault.kind.value} at turn {player.fault.turn}: {player.fault.detail}" \
             if player.fault else ""
         margin = "" if player.margin_ms is None else f" (margin {player.margin_ms:.1f})"
-        lines.append(f"  seat {seat}  {player.bot:<28} score {player.score:g}  rank {player.rank}  "
+        lines.append(f"  seat {seat}  {player.bot:<{width}} score {player.score:g}  rank {player.rank}  "
                      f"latency p50 {latency['p50']:.1f} p99 {latency['p99']:.1f} "
                      f"max {latency['max']:.1f} ms{margin}{fault}")
     lines.extend(f"warning: {warning}" for warning in result.warnings)
