@@ -68,8 +68,10 @@ def test_pdata_lands_in_json(tmp_path):
 
 def test_readable_summary_and_replay_rerun(tmp_path):
     replay = tmp_path / "game.json"
+    # roomy turns (kept in the replay, so the re-run has them too): at load 25 a 50 ms turn
+    # timed out in one run and not the other, and the re-run was not identical
     done = run_cli("play", "number_maze_duel", "random --seed 1", "random --seed 2", "--seed", "3",
-                   "--replay", str(replay))
+                   "--first-turn-ms", "30000", "--turn-ms", "30000", "--replay", str(replay))
     assert done.returncode == 0, done.stderr
     assert "result:" in done.stdout and "seat 0" in done.stdout and "seat 1" in done.stdout
     data = json.loads(replay.read_text())
