@@ -9,6 +9,7 @@ import pytest
 
 from tests.conftest import run_cli
 from tools.arena.runner import derive_seed
+from tools.cli.match import sprt_text
 
 RANDOM = "random --seed 1"
 OTHER = "random --seed 2"
@@ -84,6 +85,16 @@ def test_sprt_text_prints_llr_and_bounds(crasher):
     assert done.returncode == 0, done.stderr
     assert "LLR" in done.stdout and "-2.944" in done.stdout and "+2.944" in done.stdout
     assert "H1 accepted after 8 pairs" in done.stdout
+
+
+def test_an_undecided_sprt_asks_for_a_larger_n_only_when_n_was_the_limit():
+    """A run stopped with Ctrl-C at 26 of 1000 games said 'raise -n' beside 'interrupted: run the
+    same command again to resume'."""
+    sprt = {"elo0": 0, "elo1": 20, "alpha": 0.05, "beta": 0.05, "llr": -0.046,
+            "bounds": [-2.944, 2.944], "result": None, "decided_at_pairs": None}
+    assert sprt_text(sprt).endswith("  no decision yet (play more games: raise -n)")
+    assert sprt_text(sprt, interrupted=True).endswith(
+        "LLR -0.046 (bounds -2.944, +2.944)  no decision yet (the run was interrupted first)")
 
 
 def test_resume_keeps_finished_games_and_plays_the_rest(tmp_path):

@@ -42,7 +42,7 @@ def run(args) -> int:
     else:
         lines = summary_lines(result.summary)
         if sprt is not None:
-            lines.append(sprt_text(result.summary["sprt"]))
+            lines.append(sprt_text(result.summary["sprt"], interrupted=result.interrupted))
         if result.players > 2:
             lines.insert(1, _seating_text(result.players))
         print(printable("\n".join(lines + result.status_lines), keep_newlines=True))
@@ -56,7 +56,7 @@ def _seating_text(players: int) -> str:
             "a seed")
 
 
-def sprt_text(sprt: dict) -> str:
+def sprt_text(sprt: dict, *, interrupted: bool = False) -> str:
     lower, upper = sprt["bounds"]
     head = (f"  SPRT elo0={sprt['elo0']:g} elo1={sprt['elo1']:g} alpha={sprt['alpha']:g} "
             f"beta={sprt['beta']:g}: LLR {sprt['llr']:+.3f} (bounds {lower:+.3f}, {upper:+.3f})")
@@ -64,4 +64,6 @@ def sprt_text(sprt: dict) -> str:
         return head + f"  H1 accepted after {sprt['decided_at_pairs']} pairs: BOT_A is stronger"
     if sprt["result"] == "H0":
         return head + f"  H0 accepted after {sprt['decided_at_pairs']} pairs: no gain of elo1"
+    if interrupted:                 # -n was not the limit: the status line says how to go on
+        return head + "  no decision yet (the run was interrupted first)"
     return head + "  no decision yet (play more games: raise -n)"
