@@ -135,6 +135,11 @@ class RefereeProcess(BotProcess):
     def end_of_game(self) -> None:
         """Nothing to do: a referee process exits by itself after its scores."""
 
+    def adopt(self) -> None:
+        """The calling thread uses the process from now on (a referee host taken up by another
+        job thread than the one that started it): its ``close()`` then ends it for good."""
+        self._owner = threading.get_ident()
+
     def close(self) -> None:
         """End the referee (see BotProcess.close), its CPU time counted in ``referee_cpu``."""
         cpu = None if self._closed else process_cpu_s(self.pid)

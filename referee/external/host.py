@@ -7,7 +7,9 @@ public ``RefereeMain.start(InputStream, PrintStream)``, on the host's stdin and 
 ``[[BOTARENA_GAME] 0]`` we send and the ``[[BOTARENA_END] 0]`` it prints. It is compiled with the
 user's JDK at first use, into a cache folder keyed by its source and the JDK.
 
-Each thread (a job slot) has its own host per game file, so games on one host never overlap.
+A host plays one game at a time: a game takes a host of its game file that is between games,
+or starts one, and gives it back at its end, so a run keeps as many hosts as it plays games at
+once (whichever job thread plays them), and a later run in the same process finds them warm.
 When a game ends the host cuts its streams (a thread the game left behind can no longer write
 or read), and names the game's threads still running (BOTARENA_THREADS): such a host is retired
 after the game, so nothing of a finished game lives on beside the next one (which gets a fresh
@@ -43,7 +45,8 @@ DEATHS_BEFORE_GIVING_UP = 2
 CUT_OFF_WAIT_S = 1.0            # a game that failed in the referee (FAIL) ends at once in the host
 
 _lock = threading.Lock()
-_hosts: dict[tuple[int, str], RefereeHost] = {}      # (thread, game file) -> its host
+_hosts: dict[RefereeHost, str] = {}                     # every live host -> its game file
+_idle: dict[str, list[RefereeHost]] = {}                # game file -> hosts between games
 _given_up: set[str] = set()                             # game files whose host is not used
 _deaths: dict[str, int] = {}                            # game file -> host deaths in a row
 _warned_lingering: set[str] = set()                     # game files said to leave threads
@@ -223,18 +226,28 @@ class HostSession:
             _deaths.pop(str(self.file.path), None)
         if self.lingering:
             _retire(host, self.file, self.lingering)
+        else:
+            _release(host, self.file)
 
 
 def open_session(game_file: GameFile) -> HostSession | None:
-    """A game on this thread's host for ``game_file`` (started or restarted as needed), or None
-    when its host was given up (the caller then starts one JVM for the game)."""
-    key = (threading.get_ident(), str(game_file.path))
+    """A game on a host for ``game_file`` that no game is using (one between games, else a new
+    one), or None when its host was given up (the caller then starts one JVM for the game).
+    A host serves one game at a time, whichever job thread plays it: a run keeps as many hosts
+    as it plays games at once, not one per thread of its pool (which has one more)."""
+    path = str(game_file.path)
     with _lock:
-        if key[1] in _given_up:
+        if path in _given_up:
             return None
-        _reap_dead_threads()
-        host = _hosts.get(key)
-    if host is None or host._proc.poll() is not None:
+        idle = _idle.get(path, [])
+        host = None
+        while idle and host is None:
+            candidate = idle.pop()
+            if candidate._proc.poll() is None:
+                host = candidate
+            else:
+                _hosts.pop(candidate, None)
+    if host is None:
         assert game_file.host is not None
         try:
             host = RefereeHost(game_file, game_file.host)
@@ -242,16 +255,25 @@ def open_session(game_file: GameFile) -> HostSession | None:
             _give_up(game_file, f"it did not start ({error})")
             return None
         with _lock:
-            _hosts[key] = host
+            _hosts[host] = path
+    host.adopt()
     return HostSession(host, game_file)
+
+
+def _release(host: RefereeHost, game_file: GameFile) -> None:
+    """A host that finished its game waits for the next one."""
+    with _lock:
+        if host in _hosts:
+            _idle.setdefault(str(game_file.path), []).append(host)
 
 
 def _discard(host: RefereeHost, game_file: GameFile, *, counted: bool) -> None:
     host.close()
     with _lock:
-        for key, known in list(_hosts.items()):
-            if known is host:
-                del _hosts[key]
+        _hosts.pop(host, None)
+        for waiting in _idle.values():
+            if host in waiting:
+                waiting.remove(host)
         if not counted:
             return
         deaths = _deaths[str(game_file.path)] = _deaths.get(str(game_file.path), 0) + 1
@@ -283,19 +305,11 @@ def _give_up(game_file: GameFile, why: str) -> None:
           "its games now run one JVM each (slower)", file=sys.stderr, flush=True)
 
 
-def _reap_dead_threads() -> None:
-    """Hosts of job threads that ended (a run over) are closed (called under the lock)."""
-    alive = {thread.ident for thread in threading.enumerate()}
-    for key, host in list(_hosts.items()):
-        if key[0] not in alive:
-            del _hosts[key]
-            host.close()
-
-
 def close_hosts() -> None:
     """End every host of this process (the end of a run)."""
     with _lock:
-        hosts = list(_hosts.values())
+        hosts = list(_hosts)
         _hosts.clear()
+        _idle.clear()
     for host in hosts:
         host.close()
