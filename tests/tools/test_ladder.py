@@ -242,3 +242,12 @@ def test_a_bot_without_games_has_no_score_yet(ladder):
     assert row.split()[-2:] == ["-", "-"], row              # score, faults
     assert json.loads(_ladder(ladder, "show", "--bot", "new", "--json").stdout)["score"] is None
     assert _ladder(ladder, "show", "--bot", "new").stdout.splitlines()[1].endswith(", 0 games")
+
+
+def test_list_says_which_bot_is_the_newest_and_which_are_removed(ladder):
+    """list marked the newest bot with a bare '*' that nothing on its page explained."""
+    assert _ladder(ladder, "add", "three", "random --seed 5").returncode == 0
+    assert _ladder(ladder, "remove", "one").returncode == 0
+    lines = _ladder(ladder, "list").stdout.splitlines()
+    assert lines[0].endswith("random --seed 1 (removed)") and lines[1].endswith("random --seed 2")
+    assert lines[2].endswith("random --seed 5 (newest)")

@@ -136,7 +136,7 @@ def run_list(args) -> int:
         print(f"ladder {args.folder}: no bots yet")
     width = max((len(bot.name) for bot in bots), default=0)
     for bot in bots:
-        state = " (removed)" if bot.removed else " *" if bot.name == newest else ""
+        state = " (removed)" if bot.removed else " (newest)" if bot.name == newest else ""
         print(f"{bot.name:<{width}}  {bot.time}  {bot.given}{state}")
     return 0
 
