@@ -4,7 +4,7 @@ A process created into a cgroup by ``clone3`` never moves: the kernel places it 
 made, under the read side of the lock that a write to ``cgroup.procs`` takes for writing. That
 write, the other way in, waits for an RCU grace period when no move happened in the last few
 tens of milliseconds (5-15 ms measured here, see ``botarena bench spawn``), and every game of a
-match starts after such a spell. Neither Python (3.11) nor glibc (before 2.41) offers
+match starts after such a spell. Neither Python (3.11) nor glibc (before 2.39) offers
 ``CLONE_INTO_CGROUP``, and calling ``clone3`` through ctypes from the harness would run Python
 in the child of a large process with threads (the hazards and cost of a fork). So one helper
 per harness, this file run as a script (``python -I -S cgroup_starter.py FD``), small and
