@@ -251,3 +251,17 @@ def test_list_says_which_bot_is_the_newest_and_which_are_removed(ladder):
     lines = _ladder(ladder, "list").stdout.splitlines()
     assert lines[0].endswith("random --seed 1 (removed)") and lines[1].endswith("random --seed 2")
     assert lines[2].endswith("random --seed 5 (newest)")
+
+
+def test_a_python_bot_with_a_syntax_error_is_refused_when_added(ladder, tmp_path):
+    """It would crash on its first line in every game the scheduler gave it: one line now, as
+    for a C++ bot that does not compile, and nothing kept."""
+    script = tmp_path / "typo.py"
+    script.write_text("import sys\ndef main(:\n    pass\n")
+    done = _ladder(ladder, "add", "typo", str(script))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr.startswith(f"botarena: bot {str(script)!r} has a syntax error (typo.py "
+                                  "line 2: ")                 # then Python's own words
+    assert done.stderr.endswith("): fix it and add it again\n") and done.stderr.count("\n") == 1
+    assert not (ladder / "bots" / "typo").exists()
+    assert "typo" not in (ladder / "bots.jsonl").read_text()

@@ -171,6 +171,7 @@ class LadderFolder:
             command = self._keep_program(name, text, config.game)
             try:
                 resolve_bot(config.game, command, workdir=self.path.resolve())
+                self._check_script(command, text)
             except BaseException:
                 shutil.rmtree(self.file("bots") / name, ignore_errors=True)
                 raise
@@ -220,6 +221,21 @@ class LadderFolder:
             else:
                 kept.append(word)
         return shlex.join(kept)
+
+    def _check_script(self, command: str, text: str) -> None:
+        """A Python bot that would crash on its first line in every game (a syntax error) is
+        refused now, in one line, as a C++ bot that does not compile is."""
+        script = shlex.split(command)[0]
+        if not script.endswith(".py"):
+            return
+        path = self.path / script
+        try:
+            compile(path.read_bytes(), script, "exec", dont_inherit=True)
+        except SyntaxError as error:
+            raise UsageError(f"bot {text!r} has a syntax error ({Path(script).name} line "
+                             f"{error.lineno}: {error.msg}): fix it and add it again") from None
+        except ValueError as error:                 # a null byte in the source
+            raise UsageError(f"bot {text!r} is not Python source: {error}") from None
 
     def _copy_in(self, name: str, program: str, text: str, *, relative: bool) -> str:
         """Copy ``program`` into bots/NAME/; its path there (relative to the folder when it
