@@ -39,3 +39,10 @@ def test_plays_seat_lines_line_up_with_a_long_bot_path():
     seats = summary_text(result).splitlines()[1:3]
     assert len({line.index(" score ") for line in seats}) == 1
     assert seats[1].startswith(f"  seat 1  {names[1]}  score ")
+
+
+def test_a_one_turn_game_is_one_turn():
+    """The example's bot that answers 4 is out at once: play said '1 turns (1 frames)'."""
+    result = play_match(load_game("tictactoe"), [ScriptedPlayer(lambda lines: lines[-1]),
+                                                 ScriptedPlayer(lambda lines: "9 9")], seed=1)
+    assert summary_text(result).splitlines()[0] == "tictactoe  seed 1  1 turn  (fault: seat 1 bad_output)"

@@ -160,9 +160,14 @@ def to_psyleague(result: MatchResult) -> dict:
             "player_data": [dict(player.pdata) for player in players]}
 
 
+def _count(count: int, noun: str) -> str:
+    return f"{count} {noun}{'' if count == 1 else 's'}"
+
+
 def summary_text(result: MatchResult) -> str:
-    frames = "" if result.frames is None else f" ({result.frames} frames)"
-    lines = [f"{result.game}  seed {result.seed}  {result.turns} turns{frames}  ({result.reason})"]
+    frames = "" if result.frames is None else f" ({_count(result.frames, 'frame')})"
+    lines = [f"{result.game}  seed {result.seed}  {_count(result.turns, 'turn')}{frames}  "
+             f"({result.reason})"]
     # the seats' columns line up, a path longer than the usual column included
     width = max([28] + [len(player.bot) + 1 for player in result.players])
     for seat, player in enumerate(result.players):
