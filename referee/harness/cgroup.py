@@ -7,15 +7,16 @@ cgroups of a run live in ``<own cgroup>/botarena.<pid>/bot.<n>``; the run folder
 is removed at exit (by :mod:`referee.harness.guardian` if this process is killed).
 
 The bot's cgroup is made before the bot starts (:func:`new_bot_cgroup`), and the bot
-is in it from its first instruction: :mod:`referee.harness.spawn` has it created there by
-``clone3(CLONE_INTO_CGROUP)`` (:mod:`referee.harness.cgroup_starter`), or, where that cannot
-be done, starts it through a shell that writes its own pid into the cgroup and then execs
-the bot, so there is no moment when the bot, or anything it forks, runs outside. That write
-moves a process between cgroups, which makes the kernel wait for an RCU grace period when
-no move happened in the last few tens of milliseconds (8-28 ms measured on an idle 2-core
-VM, 10-16 ms under load, ~0.2 ms right after another move; none where the cgroup2 mount has
-``favordynmods``, :func:`favors_dynamic_moves`): the bot's start-up waits for it, and a
-game's bots, started together, share one (``botarena bench spawn`` prints what a game pays).
+is in it from its first instruction: :mod:`referee.harness.spawn` starts it through a shell
+that writes its own pid into the cgroup and then execs the bot (or, with
+``BOTARENA_CLONE_INTO_CGROUP=1``, has it created there by ``clone3(CLONE_INTO_CGROUP)``,
+:mod:`referee.harness.cgroup_starter`), so there is no moment when the bot, or anything it
+forks, runs outside. That write moves a process between cgroups, which makes the kernel
+wait for an RCU grace period when no move happened in the last few tens of milliseconds
+(8-28 ms measured on an idle 2-core VM, 10-16 ms under load, ~0.2 ms right after another
+move; none where the cgroup2 mount has ``favordynmods``, :func:`favors_dynamic_moves`): the
+bot's start-up waits for it, and a game's bots, started together, share one (``botarena
+bench spawn`` prints what a game pays).
 A process created into its cgroup does not move and waits for none.
 
 The older way, kept for the programs the shell cannot start exactly as ``exec`` does

@@ -26,6 +26,10 @@ exited or died). Where it cannot work (no ``clone3``, as under some container se
 a kernel before 5.7; a cgroup that cannot be opened) the harness starts the bot through the
 shell of :mod:`referee.harness.spawn` instead, which enters the cgroup by writing its pid.
 
+Used with ``BOTARENA_CLONE_INTO_CGROUP=1`` (:mod:`referee.harness.spawn`): whole matches of
+instant bots measured slower this way at load 17-27, for a reason not yet found, though each
+game's start is faster (``docs/benchmarks.md``).
+
 This file runs as a script and imports nothing from the project.
 """
 from __future__ import annotations

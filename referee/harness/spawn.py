@@ -10,11 +10,13 @@ push keystrokes into the user's shell (TIOCSTI). Its resource limits are set on 
 afterwards (``BotProcess``), and it inherits no descriptor but its three pipe ends
 (``close_fds``; every pipe is close-on-exec).
 
-Where the bot has a cgroup (``referee.harness.cgroup``), it is made inside it: the helper of
-:mod:`referee.harness.cgroup_starter` creates it there with ``clone3(CLONE_INTO_CGROUP)`` (the
-same session, pipes and signals as above; the bot is still this process's child), so it never
-moves and its start waits for no RCU grace period. Where the helper cannot (no ``clone3``, a
-kernel before 5.7), the child execs a shell first, which writes its own pid into the cgroup's
+Where the bot has a cgroup (``referee.harness.cgroup``) and ``BOTARENA_CLONE_INTO_CGROUP=1`` is
+set, it is made inside it: the helper of :mod:`referee.harness.cgroup_starter` creates it there
+with ``clone3(CLONE_INTO_CGROUP)`` (the same session, pipes and signals as above; the bot is
+still this process's child), so it never moves and its start waits for no RCU grace period (but
+whole matches measured slower that way under load, cause not found: see docs/benchmarks.md).
+By default, and where the helper cannot (no ``clone3``, a kernel before 5.7), the child execs a
+shell first, which writes its own pid into the cgroup's
 ``cgroup.procs`` and then execs the bot (the same pid, now inside): one exec of a small shell
 (~0.5 ms) and the kernel's wait when it moves the process (see ``cgroup``). Either way nothing
 the bot does, from its first instruction, happens outside its cgroup. The shell's ``exec``
@@ -45,7 +47,9 @@ ENTER_CGROUP = ('echo 0 2>/dev/null >"$1" || { echo "botarena: cannot enter the 
                 '$1 (set BOTARENA_NO_CGROUP=1 to run bots without cgroups)" >&2; exit 125; }; '
                 'case $2 in =*) PWD=${2#=} ;; *) unset PWD ;; esac; shift 2; exec "$@"')
 _BINPRM_BYTES = 256             # what the kernel reads of a file to tell its format
-use_clone_into_cgroup = True    # False: always through the shell (the benchmark's comparison)
+# Made inside by clone3 only when asked (BOTARENA_CLONE_INTO_CGROUP=1): its start waits for no
+# grace period, but whole matches measured slower with it at load 17-27 (docs/benchmarks.md).
+use_clone_into_cgroup = os.environ.get("BOTARENA_CLONE_INTO_CGROUP") == "1"
 
 
 class BotStartError(UsageError):

@@ -22,6 +22,12 @@ FIRST_LINES = ('while IFS= read -r line; do case $line in 0::*) break ;; esac; d
                'set -- ${stat##*)}; echo "$line $2"; exec cat')
 
 
+@pytest.fixture(autouse=True)
+def _made_inside(monkeypatch):
+    """The way under test, whatever the default (BOTARENA_CLONE_INTO_CGROUP)."""
+    monkeypatch.setattr(spawn, "use_clone_into_cgroup", True)
+
+
 def _require_the_helper() -> None:
     if cgroup.run_folder() is None:
         pytest.skip("optional: cgroup tests skipped: no cgroup v2 can be created here")

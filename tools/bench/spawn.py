@@ -9,8 +9,9 @@ timed from the call to the first echoed line:
   preexec    the same as vfork plus a preexec_fn setting PR_SET_PDEATHSIG (subprocess must fork)
   setpriv    the same through the exec shim ``setpriv --pdeathsig KILL`` (one more exec)
 Then a whole BotProcess (start, first answer, close: what each bot of each game costs): made
-inside its cgroup by clone3(CLONE_INTO_CGROUP) (today: ``referee.harness.cgroup_starter``),
-started through the shell that enters its cgroup (where clone3 cannot be used), moved in by a
+inside its cgroup by clone3(CLONE_INTO_CGROUP) (``referee.harness.cgroup_starter``, with
+BOTARENA_CLONE_INTO_CGROUP=1), started through the shell that enters its cgroup (the default),
+moved in by a
 thread after it started (the older way, which left a window), without a cgroup (the /proc
 search), and sandboxed under bwrap (what --sandbox adds). Rounds alternate the variants so they
 see the same machine.
@@ -130,11 +131,20 @@ def _the_older_way(call: Callable[[], _T]) -> _T:
 
 def _through_the_shell(call: Callable[[], _T]) -> _T:
     """``call`` with bots started through the shell that enters their cgroup (no clone3)."""
-    spawn.use_clone_into_cgroup = False
+    return _with_clone3(False, call)
+
+
+def _made_inside(call: Callable[[], _T]) -> _T:
+    """``call`` with bots made inside their cgroup by clone3 (BOTARENA_CLONE_INTO_CGROUP=1)."""
+    return _with_clone3(True, call)
+
+
+def _with_clone3(on: bool, call: Callable[[], _T]) -> _T:
+    before, spawn.use_clone_into_cgroup = spawn.use_clone_into_cgroup, on
     try:
         return call()
     finally:
-        spawn.use_clone_into_cgroup = True
+        spawn.use_clone_into_cgroup = before
 
 
 def _without_cgroups(call: Callable[[], _T]) -> _T:
@@ -187,7 +197,7 @@ def _print_game_cost(rounds: int) -> None:
     starts: dict[str, list[float]] = {"clone3": [], "shell": [], "moved": []}
     for _ in range(max(3, rounds // 10)):
         time.sleep(_GAME_MS / 1000)
-        starts["clone3"].append(_game_start_once())
+        starts["clone3"].append(_made_inside(_game_start_once))
         time.sleep(_GAME_MS / 1000)
         starts["shell"].append(_through_the_shell(_game_start_once))
         time.sleep(_GAME_MS / 1000)
@@ -218,7 +228,7 @@ def run(rounds: int) -> None:
         if setpriv:
             spawns["setpriv"].append(_echo_once([setpriv, "--pdeathsig", "KILL", "--", *cat]))
         if using_cgroups:
-            bots["cgroup"].append(_bot_once())
+            bots["cgroup"].append(_made_inside(_bot_once))
             bots["shell"].append(_through_the_shell(_bot_once))
             bots["moved"].append(_the_older_way(_bot_once))
         bots["no cgroup"].append(_without_cgroups(_bot_once))
