@@ -24,7 +24,7 @@ import re
 import shlex
 import stat
 import tomllib
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NoReturn, TypeGuard
@@ -46,9 +46,29 @@ HOST_ONLY = ("classpath", "libraries", "java", "jvm_options")
 CODINGAME_ONLY = ("parameters", "host", "viewer") + HOST_ONLY
 
 
+# The JVM's own warnings (unified logging: large pages it cannot have, a CDS archive it cannot map)
+# go to stdout by default, into the protocol: a referee's JVM sends them to stderr.
+JVM_LOG_TO_STDERR = ("-Xlog:disable", "-Xlog:all=warning:stderr")
+# C1 alone: each game's classes are new to the JVM (a fresh class loader, or a JVM of their own),
+# so C2 would compile them again every game for code that runs one game; measured on Spring
+# 2021, C1 halves the host's CPU a game (docs/benchmarks.md). Added unless jvm_options choose
+# the compilers themselves.
+C1_ONLY = "-XX:TieredStopAtLevel=1"
+_JIT_OPTIONS = ("-XX:TieredStopAtLevel", "-XX:+TieredCompilation", "-XX:-TieredCompilation",
+                "-Xint", "-Xcomp", "-Xmixed", "-XX:CompilationMode")
+
+
+def jvm_defaults(jvm_options: Sequence[str]) -> list[str]:
+    """The options a referee JVM of ``host = true`` gets before the game file's ``jvm_options``."""
+    defaults = list(JVM_LOG_TO_STDERR)
+    if not any(option.startswith(_JIT_OPTIONS) for option in jvm_options):
+        defaults.append(C1_ONLY)
+    return defaults
+
+
 @dataclass(frozen=True, slots=True)
 class HostSettings:
-    """``host = true``: one long-lived JVM per job slot plays game after game (see host.py)."""
+    """``host = true``: long-lived JVMs play game after game (see host.py)."""
 
     java: str                              # the java program (a name on PATH or a path)
     classpath: tuple[str, ...]             # the SDK core and the game's classes: a loader per game
@@ -57,7 +77,8 @@ class HostSettings:
 
     def fallback_command(self) -> tuple[str, ...]:
         """One JVM per game, when no host can be used: RefereeMain over the same classes."""
-        return (self.java, *self.jvm_options, "-cp", os.pathsep.join(self.classpath + self.libraries),
+        return (self.java, *jvm_defaults(self.jvm_options), *self.jvm_options, "-cp",
+                os.pathsep.join(self.classpath + self.libraries),
                 "com.codingame.gameengine.core.RefereeMain")
 
 

@@ -34,7 +34,7 @@ from pathlib import Path
 from referee.api import RefereeError, UsageError
 from referee.external.cause import cause_line
 from referee.external.channel import RefereeProcess, RefereeStartError, process_cpu_s
-from referee.external.gamefile import GameFile, HostSettings
+from referee.external.gamefile import GameFile, HostSettings, jvm_defaults
 
 SOURCE = Path(__file__).with_name("java") / "RefereeHost.java"
 READY = "[[BOTARENA_READY] 0]"
@@ -95,25 +95,6 @@ def compiled_host(java: str) -> Path:
     finally:
         shutil.rmtree(scratch, ignore_errors=True)
     return folder
-
-
-# The JVM's own warnings (unified logging: large pages it cannot have, a CDS archive it cannot map)
-# go to stdout by default, into the protocol: the host sends them to stderr.
-JVM_LOG_TO_STDERR = ("-Xlog:disable", "-Xlog:all=warning:stderr")
-# C1 alone: each game's classes are new to the JVM (a fresh loader), so C2 recompiles them every
-# game for code that runs one game; measured on Spring 2021, C1 halves the host's CPU a game
-# (docs/benchmarks.md). Added unless jvm_options choose the compilers themselves.
-C1_ONLY = "-XX:TieredStopAtLevel=1"
-_JIT_OPTIONS = ("-XX:TieredStopAtLevel", "-XX:+TieredCompilation", "-XX:-TieredCompilation",
-                "-Xint", "-Xcomp", "-Xmixed", "-XX:CompilationMode")
-
-
-def jvm_defaults(jvm_options: Sequence[str]) -> list[str]:
-    """The options the host's JVM gets before the game file's own ``jvm_options``."""
-    defaults = list(JVM_LOG_TO_STDERR)
-    if not any(option.startswith(_JIT_OPTIONS) for option in jvm_options):
-        defaults.append(C1_ONLY)
-    return defaults
 
 
 def host_command(settings: HostSettings) -> list[str]:

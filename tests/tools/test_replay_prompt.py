@@ -97,5 +97,6 @@ def test_the_prompt_shows_the_referee_hosts_jvm_and_its_fallback(tmp_path):
     assert shown[3].startswith("  referee host: java -Xlog:disable -Xlog:all=warning:stderr "
                                "-XX:TieredStopAtLevel=1 -Dleague.level=3 -cp ")
     assert shown[3].endswith(f"RefereeHost {tmp_path}")
-    assert shown[4] == (f"  referee without the host: java -Dleague.level=3 -cp {tmp_path} "
+    assert shown[4] == ("  referee without the host: java -Xlog:disable -Xlog:all=warning:stderr "
+                        f"-XX:TieredStopAtLevel=1 -Dleague.level=3 -cp {tmp_path} "
                         "com.codingame.gameengine.core.RefereeMain")

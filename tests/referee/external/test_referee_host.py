@@ -195,9 +195,11 @@ def test_a_match_never_records_what_a_finished_game_printed_later(tmp_path, clas
 
 
 def test_the_hosts_jvm_runs_c1_unless_the_game_file_chooses_its_compilers():
-    assert host.jvm_defaults(["-Dleague.level=3"]) == [*host.JVM_LOG_TO_STDERR, host.C1_ONLY]
+    from referee.external.gamefile import C1_ONLY, JVM_LOG_TO_STDERR, jvm_defaults
+    assert jvm_defaults(["-Dleague.level=3"]) == [*JVM_LOG_TO_STDERR, C1_ONLY]
     for chosen in ("-XX:TieredStopAtLevel=4", "-XX:-TieredCompilation", "-Xint"):
-        assert host.jvm_defaults([chosen, "-Xmx128m"]) == list(host.JVM_LOG_TO_STDERR), chosen
+        assert jvm_defaults([chosen, "-Xmx128m"]) == list(JVM_LOG_TO_STDERR), chosen
+
 
 
 def test_a_jvm_warning_goes_to_the_hosts_stderr_not_into_the_protocol(tmp_path, classes, capsys):
