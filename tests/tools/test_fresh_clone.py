@@ -46,3 +46,17 @@ def test_a_one_turn_game_is_one_turn():
     result = play_match(load_game("tictactoe"), [ScriptedPlayer(lambda lines: lines[-1]),
                                                  ScriptedPlayer(lambda lines: "9 9")], seed=1)
     assert summary_text(result).splitlines()[0] == "tictactoe  seed 1  1 turn  (fault: seat 1 bad_output)"
+
+
+def test_viewing_a_results_file_says_to_name_a_line(tmp_path):
+    """docs/viewer.md's 'view run.jsonl:7' without its ':7' said 'replay ... is not JSON: Extra
+    data: line 2 column 1'."""
+    results = tmp_path / "run.jsonl"
+    played = run_cli("match", "tictactoe", "random --seed 1", "random --seed 2", "-n", "2",
+                     "--out", str(results), "--first-turn-ms", "30000", "--turn-ms", "30000")
+    assert played.returncode == 0, played.stderr
+    done = run_cli("view", str(results))
+    assert done.returncode == 2 and done.stdout == ""
+    assert done.stderr == (f"botarena: {str(results)!r} is a results file, a game a line: view "
+                           f"{results}:LINE draws the game on line LINE (its replay, which a run "
+                           "keeps when played with --replays DIR)\n")

@@ -21,7 +21,28 @@ def load_replay(text: str) -> tuple[dict, Path]:
         path = Path(text)
     if path.is_dir():
         raise UsageError(f"{str(path)!r} is a directory, not a replay file")
-    return read_replay(path), path
+    try:
+        return read_replay(path), path
+    except UsageError:
+        if _is_results_file(path):      # not 'is not JSON: Extra data: line 2 column 1'
+            raise UsageError(f"{str(path)!r} is a results file, a game a line: view {path}:LINE "
+                             "draws the game on line LINE (its replay, which a run keeps when "
+                             "played with --replays DIR)") from None
+        raise
+
+
+def _is_results_file(path: Path) -> bool:
+    """Whether ``path``'s first line is one game's results record (a replay is one JSON document
+    over many lines); only a regular file is opened (a FIFO would block)."""
+    if not path.is_file():
+        return False
+    try:
+        with path.open("rb") as handle:
+            first = handle.readline(1 << 20)
+        record = json.loads(first)
+    except (OSError, ValueError, UnicodeDecodeError, RecursionError):
+        return False
+    return isinstance(record, dict) and "players" in record and "format" not in record
 
 
 def replay_of_results_line(results: Path, number: int) -> Path:
