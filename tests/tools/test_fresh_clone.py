@@ -8,6 +8,7 @@ from referee.testing import ScriptedPlayer
 from tests.conftest import run_cli
 from tools.arena.botspec import bot_description, builtin_bots
 from tools.cli.play import summary_text
+from tools.starters import starter_text
 
 
 def test_every_built_in_bot_is_described_by_whole_sentences():
@@ -60,3 +61,15 @@ def test_viewing_a_results_file_says_to_name_a_line(tmp_path):
     assert done.stderr == (f"botarena: {str(results)!r} is a results file, a game a line: view "
                            f"{results}:LINE draws the game on line LINE (its replay, which a run "
                            "keeps when played with --replays DIR)\n")
+
+
+def test_a_bundle_goes_into_a_new_folder_and_a_bot_without_docstring_gets_no_colon(tmp_path):
+    """A Java bundle must be -o DIR/Player.java: 'cannot write 'submit/Player.java': No such file
+    or directory' for a folder not made yet (starter -o makes its folder); and a Python starter's
+    bundle began '# bot.py, bundled by botarena: ' with nothing after the colon."""
+    bot = tmp_path / "bot.py"
+    bot.write_text(starter_text("tictactoe", "python"))
+    out = tmp_path / "submit" / "today" / "bot.py"
+    done = run_cli("bundle", str(bot), "-o", str(out))
+    assert done.returncode == 0, done.stderr
+    assert out.read_text().splitlines()[1] == "# bot.py, bundled by botarena"

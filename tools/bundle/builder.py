@@ -325,7 +325,8 @@ def render(entry: Entry, modules: list[SourceModule], defaults: dict, command: s
     description = first_paragraph(ast.get_docstring(ast.parse(entry_source)) or "")
     header = [
         "#!/usr/bin/env python3",
-        f"# {entry.label if entry.package else entry.path.name}, bundled by botarena: {description}",
+        f"# {entry.label if entry.package else entry.path.name}, bundled by botarena"
+        + (f": {description}" if description else ""),
         *([f"# Made by: {command}"] if command else []),
         *([f"# Baked-in defaults (arguments still win): "
            f"{', '.join(f'{key}={value!r}' for key, value in defaults.items())}"] if defaults else []),

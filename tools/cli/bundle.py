@@ -187,6 +187,8 @@ def _check_output_name(output: str, language: str) -> None:
 
 def _write(output: str, text: str) -> None:
     try:
+        # a missing folder is made, as starter -o makes it (-o submit/Player.java for Java)
+        Path(output).parent.mkdir(parents=True, exist_ok=True)
         # a C or C++ source that is not UTF-8 (a Latin-1 comment) is written back byte for byte
         Path(output).write_text(text, encoding="utf-8", errors="surrogateescape")
     except OSError as error:
