@@ -7,6 +7,7 @@ from referee.match import play_match
 from referee.testing import ScriptedPlayer
 from tests.conftest import run_cli
 from tools.arena.botspec import bot_description, builtin_bots
+from tools.cli.games import players_text
 from tools.cli.play import summary_text
 from tools.starters import starter_text
 
@@ -73,3 +74,13 @@ def test_a_bundle_goes_into_a_new_folder_and_a_bot_without_docstring_gets_no_col
     done = run_cli("bundle", str(bot), "-o", str(out))
     assert done.returncode == 0, done.stderr
     assert out.read_text().splitlines()[1] == "# bot.py, bundled by botarena"
+
+
+def test_games_says_how_many_players_in_words():
+    """`botarena games` said 'single, 1-1 players' and 'alternating, 2-2 players'."""
+    lines = run_cli("games").stdout.splitlines()
+    after = {lines[index - 1].split()[0]: line.strip() for index, line in enumerate(lines)
+             if line.startswith(" " * 18) and "first turn" in line}
+    assert after["calculation"] == "single-player, 1000 ms first turn, 100 ms after"
+    assert after["othello"] == "alternating, 2 players, 1000 ms first turn, 100 ms after"
+    assert players_text(2, 4) == "2-4 players"

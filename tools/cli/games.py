@@ -32,15 +32,24 @@ def describe(game) -> list[str]:
                   if file.protocol == "brutaltester" else "time limits from the referee")
         runner = "one JVM per job slot (host)" if file.host else "one referee process a game"
         lines.append(f"{'':<18} game file {file.path}: {file.protocol} protocol, "
-                     f"{game.seats[0]}-{game.seats[1]} players, {timing}, {runner}")
+                     f"{players_text(*game.seats)}, {timing}, {runner}")
         if file.protocol == "codingame":
             lines.append(f"{'':<18} {_viewer_line(file)}")
     else:
-        lines.append(f"{'':<18} {game.turn_order.value}, {game.seats[0]}-{game.seats[1]} players, "
-                     f"{clock.first_turn_ms} ms first turn, {clock.turn_ms} ms after")
+        kind = "single-player" if game.seats == (1, 1) else \
+            f"{game.turn_order.value}, {players_text(*game.seats)}"
+        lines.append(f"{'':<18} {kind}, {clock.first_turn_ms} ms first turn, "
+                     f"{clock.turn_ms} ms after")
     for spec in game.option_specs:
         lines.append(f"{'':<18}   --option {spec.name}={spec.default}  {spec.help}")
     return lines
+
+
+def players_text(fewest: int, most: int) -> str:
+    """``2 players``, ``2-4 players``, ``1 player`` (was ``1-1 players``)."""
+    if fewest == most:
+        return f"{fewest} player{'' if fewest == 1 else 's'}"
+    return f"{fewest}-{most} players"
 
 
 def _viewer_line(file) -> str:
