@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 import select
+import subprocess
 import sys
 import time
 import types
@@ -20,7 +21,9 @@ from referee.games import load_game
 from referee.harness import answer_pipe, arrival
 from referee.harness.process import BotProcess
 from referee.match import PlayerSpec, play_match
-from tests.fixtures.hostile import hostile_argv
+from tests.conftest import ROOT
+from tests.fixtures.hostile import HOSTILE, bot_processes_of, hostile_argv
+from tests.referee.test_process_lifetime import _kill_left, _wait_for
 
 CLOCK = TimeControl(first_turn_ms=5000, turn_ms=100, grace_ms=5)
 # Tic-tac-toe: the first free cell, at once at its first turn, after DELAY seconds at the next ones.
@@ -153,3 +156,33 @@ def test_sending_a_turn_clears_the_stamp_of_the_last_answer():
         bot.send(["1"], 10)             # (it answers only after a second line)
         assert arrival.written_at(bot._stdout_fd) is None
         assert bot.read_line(bot.send(["2"], 10), 10).line == "2"
+
+
+def _fifo_folder(pid: int) -> str | None:
+    """The folder of the FIFOs the harness process ``pid`` reads its bots' answers from."""
+    try:
+        links = [os.readlink(f"/proc/{pid}/fd/{fd}") for fd in os.listdir(f"/proc/{pid}/fd")]
+    except OSError:
+        return None
+    folders = {os.path.dirname(link) for link in links
+               if os.path.basename(os.path.dirname(link)).startswith("botarena-bot-fifo-")}
+    return folders.pop() if folders else None
+
+
+def test_the_fifos_folder_goes_when_the_harness_is_sigkilled():
+    cli = subprocess.Popen([sys.executable, "-m", "tools.cli", "play", "tictactoe",
+                            f"{HOSTILE} good", f"{HOSTILE} spin 1", "--first-turn-ms", "60000"],
+                           cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, text=True)
+    try:
+        assert _wait_for(lambda: _fifo_folder(cli.pid) is not None or cli.poll() is not None)
+        folder = _fifo_folder(cli.pid)
+        assert folder is not None and cli.poll() is None, cli.communicate()
+        assert os.path.isdir(folder)
+        cli.kill()
+        cli.wait()
+        assert _wait_for(lambda: not os.path.exists(folder), 10), os.listdir(folder)
+    finally:
+        if cli.poll() is None:
+            cli.kill()
+            cli.wait()
+        _kill_left(bot_processes_of(cli.pid))
