@@ -2,6 +2,9 @@
 (issue 33's last check): each is a test of what they now see."""
 from __future__ import annotations
 
+import json
+import shlex
+
 from referee.games import game_names, load_game
 from referee.match import play_match
 from referee.testing import ScriptedPlayer
@@ -10,6 +13,7 @@ from tools.arena.botspec import bot_description, builtin_bots
 from tools.cli.games import players_text
 from tools.cli.play import summary_text
 from tools.starters import starter_text
+from tools.view.source import _play_again
 
 
 def test_every_built_in_bot_is_described_by_whole_sentences():
@@ -50,9 +54,10 @@ def test_a_one_turn_game_is_one_turn():
     assert summary_text(result).splitlines()[0] == "tictactoe  seed 1  1 turn  (fault: seat 1 bad_output)"
 
 
-def test_viewing_a_results_file_says_to_name_a_line(tmp_path):
+def test_viewing_a_results_file_says_to_name_a_line_and_a_line_how_to_get_its_replay(tmp_path):
     """docs/viewer.md's 'view run.jsonl:7' without its ':7' said 'replay ... is not JSON: Extra
-    data: line 2 column 1'."""
+    data: line 2 column 1'; a line of a run without replays (a ladder's, always) said only 'play
+    the run with --replays DIR': it now gives the command that plays that game again."""
     results = tmp_path / "run.jsonl"
     played = run_cli("match", "tictactoe", "random --seed 1", "random --seed 2", "-n", "2",
                      "--out", str(results), "--first-turn-ms", "30000", "--turn-ms", "30000")
@@ -62,6 +67,18 @@ def test_viewing_a_results_file_says_to_name_a_line(tmp_path):
     assert done.stderr == (f"botarena: {str(results)!r} is a results file, a game a line: view "
                            f"{results}:LINE draws the game on line LINE (its replay, which a run "
                            "keeps when played with --replays DIR)\n")
+    done = run_cli("view", f"{results}:2")
+    assert done.returncode == 2 and done.stderr.count("\n") == 1
+    head, again = done.stderr.strip().split("; play that game again with one: ")
+    assert head == (f"botarena: {results}:2 has no replay (a match, league or sweep keeps one per "
+                    "game with --replays DIR)")
+    words = shlex.split(again)
+    assert words[:3] == ["botarena", "play", "tictactoe"] and words[-2:] == ["--replay", "game.json"]
+    replay = tmp_path / "game.json"
+    assert run_cli(*words[1:-1], str(replay)).returncode == 0
+    assert run_cli("view", str(replay)).returncode == 0 and replay.with_suffix(".html").is_file()
+    record = json.loads(results.read_text().splitlines()[1])
+    assert record["commands"] == [words[3], words[4]], "the seats' own commands, seeds included"
 
 
 def test_a_bundle_goes_into_a_new_folder_and_a_bot_without_docstring_gets_no_colon(tmp_path):
@@ -84,3 +101,15 @@ def test_games_says_how_many_players_in_words():
     assert after["calculation"] == "single-player, 1000 ms first turn, 100 ms after"
     assert after["othello"] == "alternating, 2 players, 1000 ms first turn, 100 ms after"
     assert players_text(2, 4) == "2-4 players"
+
+
+def test_a_ladders_bot_file_is_named_from_here(tmp_path):
+    """A ladder's bots run from its folder ('bots/v1/bot.py'): the command to play a game again
+    names them from where the user is."""
+    (tmp_path / "bots" / "v1").mkdir(parents=True)
+    (tmp_path / "bots" / "v1" / "bot.py").write_text("")
+    record = {"game": "tictactoe", "seed": 5, "seats": ["v1", "r"],
+              "commands": ["bots/v1/bot.py", "random --seed 3"]}
+    assert _play_again(record, tmp_path) == shlex.join(
+        ["botarena", "play", "tictactoe", str(tmp_path / "bots/v1/bot.py"), "random --seed 3",
+         "--seed", "5", "--replay", "game.json"])

@@ -230,7 +230,7 @@ class LatencyCounts:
         return {"p50": found["p50"], "p99": found["p99"], "max": round(max(self._counts), 3)}
 
 
-def rerun_command(record: dict, seats: list[str] | None = None) -> str:
+def rerun_command(record: dict, seats: list[str] | None = None, replay: str = "fault.json") -> str:
     """The ``botarena play`` command that plays the game of ``record`` again, with a replay
     (``seats``: the bots to name, for one bot's game of a single-player comparison)."""
     seats = seats or record.get("game_seats") or record["seats"]
@@ -242,7 +242,7 @@ def rerun_command(record: dict, seats: list[str] | None = None) -> str:
     for key in ("first_turn_ms", "turn_ms", "grace_ms"):
         if key in clock:
             words += [f"--{key.replace('_', '-')}", str(clock[key])]
-    return shlex.join(words + ["--replay", "fault.json"])
+    return shlex.join(words + ["--replay", replay])
 
 
 _COPY_SUFFIX = re.compile(r" #\d+$")        # "random #2", a second copy of a bot (see Tournament)

@@ -4,10 +4,12 @@ from __future__ import annotations
 
 import json
 import re
+import shlex
 from pathlib import Path
 
 from referee.api import UsageError
 from referee.replay import read_replay
+from tools.arena.tally import rerun_command
 
 _RESULTS_LINE = re.compile(r"(?P<file>.+):(?P<line>\d+)")
 
@@ -60,6 +62,30 @@ def replay_of_results_line(results: Path, number: int) -> Path:
         raise UsageError(f"{results}:{number} is not a botarena results line") from None
     replay = record.get("replay") if isinstance(record, dict) else None
     if not isinstance(replay, str):
-        raise UsageError(f"{results}:{number} has no replay: play the run with --replays DIR "
-                         "to keep one per game")
+        again = _play_again(record, results.parent) if isinstance(record, dict) else None
+        raise UsageError(f"{results}:{number} has no replay (a match, league or sweep keeps one "
+                         "per game with --replays DIR)" + (
+                             f"; play that game again with one: {again}" if again else ""))
     return results.parent / replay
+
+
+def _play_again(record: dict, folder: Path) -> str | None:
+    """The ``botarena play`` command for the game of a results line, with the commands its
+    seats ran (their seeds included), or None when the line has not got them. A path that
+    exists from the results file's folder only (a ladder's bots/NAME/bot.py) is given from here."""
+    commands = record.get("commands")
+    if not isinstance(commands, list) or not all(isinstance(command, str) for command in commands) \
+            or not isinstance(record.get("seed"), int):
+        return None
+    seats = []
+    for command in commands:
+        try:
+            words = shlex.split(command)
+        except ValueError:
+            return None
+        seats.append(shlex.join(str(folder / word) if not Path(word).exists()
+                                and (folder / word).exists() else word for word in words))
+    try:
+        return rerun_command(record, seats, replay="game.json")
+    except (KeyError, TypeError, AttributeError):
+        return None
