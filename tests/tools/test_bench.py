@@ -33,7 +33,7 @@ SMOKE_RUNS = [
       r"cgroup\s+([\d.]+ ms /|skipped)", r"moved in\s+([\d.]+ ms /|skipped)",
       r"no cgroup\s+[\d.]+ ms /", r"sandboxed\s+([\d.]+ ms /|skipped)",
       r"(200 ms: [\d.]+ ms|no cgroup v2 here)",
-      r"(the game pays [+-][\d.]+ ms once|no cgroup v2 here)"]),
+      r"(the game pays [+-][\d.]+ ms made inside|no cgroup v2 here)"]),
     (["buffering", "--turns", "20", "--rounds", "1", "--starts", "1"],
      [r"python write\+flush: line-buffered vs as it is\s+[\d.]+\s+[\d.]+\s+[+-][\d.]+",
       r"python\s+[\d.]+ ms vs\s+[\d.]+ ms", r"load average"]),
