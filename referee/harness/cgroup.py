@@ -48,33 +48,31 @@ _serial = 0
 _FEW_PIDS = 64          # started between a bot and its move: looked up one by one up to this many
 
 
-def _cgroup2_mount() -> str | None:
+def _cgroup2_mount_fields() -> tuple[str, str] | None:
+    """The cgroup2 mount's point and its super options (mountinfo(5)), or None."""
     try:
         with open("/proc/self/mountinfo") as handle:
             for line in handle:
                 fields = line.split()
                 dash = fields.index("-")
                 if fields[dash + 1] == "cgroup2":
-                    return fields[4]
+                    return fields[4], fields[dash + 3]
     except (OSError, ValueError, IndexError):
         pass
     return None
+
+
+def _cgroup2_mount() -> str | None:
+    found = _cgroup2_mount_fields()
+    return found[0] if found else None
 
 
 def favors_dynamic_moves() -> bool | None:
     """Whether the cgroup2 mount has ``favordynmods`` (moves wait for no grace period, forks
     and exits cost a little more); None where there is no cgroup2 mount. An administrator turns
     it on with ``mount -o remount,favordynmods MOUNT_POINT`` (kernel 6.0 or later)."""
-    try:
-        with open("/proc/self/mountinfo") as handle:
-            for line in handle:
-                fields = line.split()
-                dash = fields.index("-")
-                if fields[dash + 1] == "cgroup2":
-                    return "favordynmods" in fields[dash + 3].split(",")
-    except (OSError, ValueError, IndexError):
-        pass
-    return None
+    found = _cgroup2_mount_fields()
+    return "favordynmods" in found[1].split(",") if found else None
 
 
 def _own_cgroup() -> str | None:
