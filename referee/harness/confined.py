@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import itertools
 import os
-import secrets
 import select
 import shutil
 import subprocess
@@ -45,18 +44,7 @@ def make_watched_folder(parent: str, prefix: str) -> str:
     """A new private folder (0700) in ``parent``, named to the guardian before it is made: a
     harness killed at any moment leaves nothing behind. Remove it with :func:`remove_folder`."""
     process_setup()                             # the guardian, to be told
-    for _ in range(100):
-        path = os.path.join(os.path.abspath(parent), prefix + secrets.token_hex(6))
-        guardian.watch_folder(path)
-        try:
-            os.mkdir(path, 0o700)
-            return path
-        except FileExistsError:
-            guardian.forget_folder(path)        # someone else's: never to be removed
-        except OSError:
-            guardian.forget_folder(path)
-            raise
-    raise FileExistsError(f"cannot make a folder in {parent}: 100 names taken")
+    return guardian.make_watched_folder(parent, prefix)
 
 
 def remove_folder(path: str) -> None:

@@ -103,6 +103,24 @@ def stop() -> None:
 # -- the guardian process ---------------------------------------------------------------------
 
 FOLDER_PREFIX = "botarena-bot-"
+
+
+def make_watched_folder(parent: str, prefix: str) -> str:
+    """A new private folder (0700) in ``parent``, named to the guardian before it is made (told
+    first, made second): a harness killed at any moment leaves nothing behind. FileExistsError
+    when 100 random names are all taken."""
+    for _ in range(100):
+        path = os.path.join(os.path.abspath(parent), prefix + os.urandom(6).hex())   # as secrets.token_hex(6)
+        watch_folder(path)
+        try:
+            os.mkdir(path, 0o700)
+            return path
+        except FileExistsError:
+            forget_folder(path)                 # someone else's: never to be removed
+        except OSError:
+            forget_folder(path)
+            raise
+    raise FileExistsError(f"cannot make a folder in {parent}: 100 names taken")
 BUILD_PREFIX = ".build-"            # a compile's folder in the compile cache (tools.languages.build)
 CHECK_PREFIX = "botarena-check-"    # bundle --check's folder for the bundle it plays
 

@@ -31,7 +31,6 @@ from __future__ import annotations
 import errno
 import os
 import re
-import secrets
 import shutil
 import subprocess
 import tempfile
@@ -124,15 +123,10 @@ def _start_sandboxed(argv: list[str], name: str, cwd: str | None, environment: d
 def _own_folder() -> str:
     """A new private folder for a sandboxed bot, made after the guardian is told its name: killed
     at any moment, we leave nothing behind (told first, made second)."""
-    for _ in range(100):
-        path = os.path.join(tempfile.gettempdir(), guardian.FOLDER_PREFIX + secrets.token_hex(6))
-        guardian.watch_folder(path)
-        try:
-            os.mkdir(path, 0o700)
-            return path
-        except FileExistsError:
-            guardian.forget_folder(path)        # someone else's: never to be removed
-    raise BotStartError("cannot make a temporary folder for a sandboxed bot: 100 names taken")
+    try:
+        return guardian.make_watched_folder(tempfile.gettempdir(), guardian.FOLDER_PREFIX)
+    except FileExistsError:
+        raise BotStartError("cannot make a temporary folder for a sandboxed bot: 100 names taken") from None
 
 
 def remove_own_folder(path: str) -> None:
